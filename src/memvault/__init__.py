@@ -1,0 +1,70 @@
+"""memvault: long-term, cross-session memory for LLM agents.
+
+A namespaced memory store with semantic search, persistent on Chroma by default, embedding
+offline with all-MiniLM-L6-v2. See :class:`MemoryStore`.
+"""
+
+from memvault.backends.base import Backend, Record
+from memvault.backends.chroma import ChromaBackend
+from memvault.backends.memory import InMemoryBackend
+from memvault.context import DEFAULT_MEMORY_HEADER, amemory_context, format_memories, memory_context
+from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder, as_embedder
+from memvault.errors import (
+    EmbedderMismatchError,
+    EmbedderUnavailableError,
+    ExtractionError,
+    ImportFormatError,
+    InvalidArgumentError,
+    InvalidFilterError,
+    InvalidKeyError,
+    InvalidNamespaceError,
+    InvalidValueError,
+    MemvaultError,
+)
+from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, fact_key, parse_facts
+from memvault.items import MemoryItem
+from memvault.minilm import MiniLMEmbedder
+from memvault.namespace import (
+    Namespace,
+    format_namespace_path,
+    parse_namespace_path,
+    resolve_namespace,
+)
+from memvault.store import NOT_GIVEN, MemoryStore
+
+__all__ = [
+    "DEFAULT_EXTRACTION_PROMPT",
+    "DEFAULT_MEMORY_HEADER",
+    "NOT_GIVEN",
+    "Backend",
+    "ChromaBackend",
+    "Embedder",
+    "EmbedderMismatchError",
+    "EmbedderUnavailableError",
+    "ExtractionError",
+    "FactExtractor",
+    "FunctionEmbedder",
+    "HashingEmbedder",
+    "ImportFormatError",
+    "InMemoryBackend",
+    "InvalidArgumentError",
+    "InvalidFilterError",
+    "InvalidKeyError",
+    "InvalidNamespaceError",
+    "InvalidValueError",
+    "MemoryItem",
+    "MemoryStore",
+    "MemvaultError",
+    "MiniLMEmbedder",
+    "Namespace",
+    "Record",
+    "amemory_context",
+    "as_embedder",
+    "fact_key",
+    "format_memories",
+    "format_namespace_path",
+    "memory_context",
+    "parse_facts",
+    "parse_namespace_path",
+    "resolve_namespace",
+]

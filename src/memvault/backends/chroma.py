@@ -1,0 +1,254 @@
+"""The default backend: Chroma, embedded on disk (``PersistentClient``) or any Chroma client.
+
+All items live in one cosine-distance collection. Each record's Chroma metadata holds:
+
+- ``mv.ns`` (the namespace as a JSON array), ``mv.ns.0``, ``mv.ns.1``, ... (one entry per segment,
+  so a namespace prefix is an exact ``$eq`` per segment) and ``mv.key``;
+- ``mv.created``, ``mv.updated``, ``mv.expires`` (Unix seconds; "never" is stored as
+  :data:`NEVER` so that liveness is one ``$gt`` clause inside the query);
+- ``mv.value``, the whole value as JSON, so it round-trips exactly;
+- ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``mv.fields``,
+  the list of those field names, which filters use to test that a field exists (Chroma's
+  ``$ne``/``$nin`` otherwise match records that lack the field).
+
+Chroma's own default embedding function downloads a model, so it is never used: the store
+always passes embeddings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from memvault.backends.base import Clauses, Record
+from memvault.namespace import Namespace
+
+NEVER = 1e18
+"""``mv.expires`` of items that never expire (about 31.7 billion years from 1970)."""
+
+DEFAULT_COLLECTION = "memvault"
+PATH_ENV = "MEMVAULT_PATH"
+_PAGE = 5000
+
+
+def default_path() -> Path:
+    """Where the embedded store lives by default: ``$MEMVAULT_PATH``, else the per-user data
+    folder from ``platformdirs`` (``~/.local/share/memvault`` on Linux)."""
+    if os.environ.get(PATH_ENV):
+        return Path(os.environ[PATH_ENV]).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("memvault")
+
+
+def _field_value(value: Any) -> Any:
+    """A value field as Chroma stores it: numbers as float (int and float compare alike)."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    return float(value)
+
+
+def _metadata(record: Record) -> dict[str, Any]:
+    fields = {
+        name: _field_value(value)
+        for name, value in record.value.items()
+        if name != "text" and isinstance(value, (str, int, float, bool))
+    }
+    metadata: dict[str, Any] = {
+        "mv.ns": json.dumps(list(record.namespace), ensure_ascii=False),
+        "mv.key": record.key,
+        "mv.depth": len(record.namespace),
+        "mv.created": record.created_at,
+        "mv.updated": record.updated_at,
+        "mv.expires": NEVER if record.expires_at is None else record.expires_at,
+        "mv.value": json.dumps(record.value, ensure_ascii=False),
+    }
+    metadata.update({f"mv.ns.{i}": segment for i, segment in enumerate(record.namespace)})
+    metadata.update({f"u.{name}": value for name, value in fields.items()})
+    if fields:
+        metadata["mv.fields"] = sorted(fields)
+    return metadata
+
+
+def _record(metadata: dict[str, Any]) -> Record:
+    expires = metadata["mv.expires"]
+    return Record(
+        namespace=tuple(json.loads(metadata["mv.ns"])),
+        key=metadata["mv.key"],
+        value=json.loads(metadata["mv.value"]),
+        created_at=metadata["mv.created"],
+        updated_at=metadata["mv.updated"],
+        expires_at=None if expires >= NEVER else expires,
+    )
+
+
+def _by_type(values: list[Any]) -> list[list[Any]]:
+    """Split an ``$in`` list into one-type lists, as Chroma requires (numbers as float)."""
+    groups: dict[type, list[Any]] = {}
+    for value in values:
+        stored = _field_value(value)
+        groups.setdefault(type(stored), []).append(stored)
+    return list(groups.values())
+
+
+def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
+    name = f"u.{field}"
+    exists = {"mv.fields": {"$contains": field}}
+    if operator in ("$in", "$nin"):
+        groups = [{name: {operator: group}} for group in _by_type(operand)]
+        if operator == "$in":
+            return groups[0] if len(groups) == 1 else {"$or": groups}
+        return {"$and": [exists, *groups]}
+    if operator == "$ne":
+        return {"$and": [exists, {name: {"$ne": _field_value(operand)}}]}
+    return {name: {operator: _field_value(operand)}}
+
+
+def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
+    """The Chroma ``where`` for a namespace prefix, filter clauses and liveness at ``now``."""
+    parts: list[dict[str, Any]] = [
+        {f"mv.ns.{i}": {"$eq": segment}} for i, segment in enumerate(prefix)
+    ]
+    if now is not None:
+        parts.append({"mv.expires": {"$gt": now}})
+    parts.extend(_clause(*clause) for clause in clauses)
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else {"$and": parts}
+
+
+class ChromaBackend:
+    """Stores memories in a Chroma collection.
+
+    Args:
+        path: Folder of an embedded ``chromadb.PersistentClient`` (created if missing);
+            default :func:`default_path`. Ignored when ``client`` is given.
+        client: Any chromadb client, e.g. ``chromadb.HttpClient(host=..., port=...)`` for a
+            Chroma server shared by several machines.
+        collection: Collection name (3-512 characters); one store per collection.
+
+    Telemetry of the embedded client is off.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        client: Any = None,
+        collection: str = DEFAULT_COLLECTION,
+    ) -> None:
+        import chromadb
+        from chromadb.config import Settings
+
+        if client is None:
+            folder = Path(path).expanduser() if path is not None else default_path()
+            folder.mkdir(parents=True, exist_ok=True)
+            client = chromadb.PersistentClient(
+                path=str(folder), settings=Settings(anonymized_telemetry=False)
+            )
+            self.path: Path | None = folder
+        else:
+            self.path = None
+        self.client = client
+        self.collection = client.get_or_create_collection(
+            collection, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        )
+        self.max_batch = int(client.get_max_batch_size())
+
+    def upsert(self, records: Sequence[Record], embeddings: Sequence[Sequence[float]]) -> None:
+        """Insert or replace records by id, in batches of the client's ``max_batch_size``.
+
+        Chroma merges the metadata of an upsert into the existing record's, so keys an old
+        value had and the new one lacks are set to None, which removes them.
+        """
+        for start in range(0, len(records), self.max_batch):
+            chunk = records[start : start + self.max_batch]
+            ids = [r.id for r in chunk]
+            metadatas = [_metadata(r) for r in chunk]
+            old = self.collection.get(ids=ids, include=["metadatas"])
+            stale = {i: set(m or ()) for i, m in zip(old["ids"], old["metadatas"])}
+            for record_id, metadata in zip(ids, metadatas):
+                for name in stale.get(record_id, set()) - metadata.keys():
+                    metadata[name] = None
+            self.collection.upsert(
+                ids=ids,
+                embeddings=[list(map(float, e)) for e in embeddings[start : start + len(chunk)]],
+                documents=[r.value["text"] for r in chunk],
+                metadatas=metadatas,
+            )
+
+    def get(self, ids: Sequence[str]) -> list[Record | None]:
+        """Records by id (expired ones included), ``None`` where absent."""
+        found: dict[str, Record] = {}
+        for start in range(0, len(ids), self.max_batch):
+            got = self.collection.get(
+                ids=list(ids[start : start + self.max_batch]), include=["metadatas"]
+            )
+            found.update({i: _record(m) for i, m in zip(got["ids"], got["metadatas"])})
+        return [found.get(i) for i in ids]
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete records by id; absent ids are ignored."""
+        for start in range(0, len(ids), self.max_batch):
+            self.collection.delete(ids=list(ids[start : start + self.max_batch]))
+
+    def query(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float] | None,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        offset: int = 0,
+    ) -> list[tuple[Record, float | None]]:
+        """Live matching records; nearest first (score = 1 - cosine distance) with an
+        embedding, else most recently updated first."""
+        condition = where(prefix, clauses, now)
+        if embedding is None:
+            records = list(self._pages(condition))
+            records.sort(key=lambda r: (-r.updated_at, r.id))
+            return [(r, None) for r in records[offset : offset + limit]]
+        found = self.collection.query(
+            query_embeddings=[list(map(float, embedding))],
+            n_results=offset + limit,
+            where=condition,
+            include=["metadatas", "distances"],
+        )
+        hits = [
+            (_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])
+        ]
+        return hits[offset:]
+
+    def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
+        offset = 0
+        while True:
+            page = self.collection.get(
+                where=condition, limit=_PAGE, offset=offset, include=["metadatas"]
+            )
+            yield from (_record(m) for m in page["metadatas"])
+            if len(page["ids"]) < _PAGE:
+                return
+            offset += _PAGE
+
+    def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
+        """Every record under ``prefix``; expired ones too if ``now`` is None."""
+        return self._pages(where(prefix, [], now))
+
+    def get_info(self) -> dict[str, Any] | None:
+        """The recorded settings (collection metadata without Chroma's own keys), or None."""
+        metadata = self.collection.metadata or {}
+        info = {k[3:]: v for k, v in metadata.items() if k.startswith("mv.")}
+        return info or None
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Record settings in the collection metadata (str, int, float or bool values)."""
+        self.collection.modify(metadata={f"mv.{k}": v for k, v in info.items()})
+
+    def close(self) -> None:
+        """Close the embedded client this backend opened; a client passed in stays open."""
+        if self.path is not None:
+            self.client.close()

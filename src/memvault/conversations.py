@@ -1,0 +1,219 @@
+"""Reading conversation files into turns the store can hold.
+
+Two shapes are read:
+
+- OpenAI-style chat messages, ``{"role": "user", "content": "..."}``, as a JSON array, a JSON
+  object with a ``"messages"`` array, or JSON Lines (one message a line). ``content`` may also be
+  a list of parts (``{"type": "text", "text": ...}``); system and tool messages are skipped. An
+  optional ``"timestamp"`` (Unix seconds or ISO 8601) dates a message.
+- A LoCoMo conversation (Maharana et al., "Evaluating Very Long-Term Conversational Memory of LLM
+  Agents", ACL 2024): ``speaker_a``, ``speaker_b``, ``session_N`` turns with ``speaker``,
+  ``dia_id`` and ``text``, and ``session_N_date_time`` such as ``"1:56 pm on 8 May, 2023"``
+  (also when wrapped as ``{"conversation": {...}, "qa": [...]}``). A shared photo's
+  ``blip_caption`` is appended to the turn's text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from memvault.errors import ImportFormatError
+
+SKIPPED_ROLES = ("system", "developer", "tool", "function")
+_LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a conversation, ready to store.
+
+    Attributes:
+        key: Stable key, ``"<source>:<turn_id>"``, so re-ingesting a file updates in place.
+        text: What was said.
+        speaker: The speaker's name or role.
+        turn_id: The turn's id in its conversation (LoCoMo ``dia_id`` such as ``"D1:3"``, or
+            the 1-based message number).
+        session: LoCoMo session number, else None.
+        session_date: The session's date as written in the file, else None.
+        timestamp: When it was said, Unix seconds (UTC), if known.
+    """
+
+    key: str
+    text: str
+    speaker: str
+    turn_id: str
+    session: int | None = None
+    session_date: str | None = None
+    timestamp: float | None = None
+
+    def value(self) -> dict[str, Any]:
+        """The turn as a store value: ``text`` plus the known fields as filterable metadata."""
+        fields = {
+            "text": self.text,
+            "speaker": self.speaker,
+            "turn_id": self.turn_id,
+            "session": self.session,
+            "session_date": self.session_date,
+            "timestamp": self.timestamp,
+        }
+        return {name: value for name, value in fields.items() if value is not None}
+
+
+def _fail(source: str, problem: str) -> ImportFormatError:
+    return ImportFormatError(f"{source}: {problem}")
+
+
+def _timestamp(raw: Any, source: str, where: str) -> float | None:
+    if raw is None:
+        return None
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, str):
+        try:
+            moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)
+            return moment.timestamp()
+    raise _fail(source, f"{where}: timestamp must be Unix seconds or ISO 8601, got {raw!r}")
+
+
+def _content_text(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        return "\n".join(p for p in parts if isinstance(p, str)) or None
+    return None
+
+
+def parse_messages(messages: Any, *, source: str) -> list[Turn]:
+    """Turns from OpenAI-style messages.
+
+    Args:
+        messages: A list of ``{"role": str, "content": str | list[part]}`` dicts.
+        source: The name keys start with (a file stem); also names the file in errors.
+
+    Raises:
+        ImportFormatError: If ``messages`` is not a list of such dicts.
+    """
+    if not isinstance(messages, list):
+        raise _fail(source, f"expected a list of messages, got {type(messages).__name__}")
+    turns = []
+    for number, message in enumerate(messages, 1):
+        where = f"message {number}"
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise _fail(source, f"{where} must be an object with a string 'role'")
+        if message["role"] in SKIPPED_ROLES:
+            continue
+        text = _content_text(message.get("content"))
+        if text is None:
+            raise _fail(source, f"{where} must have 'content' as a string or a list of parts")
+        if not text.strip():
+            continue
+        turns.append(
+            Turn(
+                key=f"{source}:{number}",
+                text=text,
+                speaker=message.get("name") or message["role"],
+                turn_id=str(number),
+                timestamp=_timestamp(message.get("timestamp"), source, where),
+            )
+        )
+    return turns
+
+
+def parse_locomo(conversation: dict[str, Any], *, source: str) -> list[Turn]:
+    """Turns from a LoCoMo conversation object (see the module docstring).
+
+    Raises:
+        ImportFormatError: If a session is not a list of turns with ``speaker``, ``dia_id`` and
+            ``text`` strings.
+    """
+    sessions = sorted(
+        (int(match.group(1)), name)
+        for name in conversation
+        if (match := re.fullmatch(r"session_(\d+)", name))
+    )
+    turns = []
+    for number, name in sessions:
+        date = conversation.get(f"{name}_date_time")
+        try:
+            moment = datetime.strptime(date, _LOCOMO_DATE).replace(tzinfo=timezone.utc)
+            stamp: float | None = moment.timestamp()
+        except (TypeError, ValueError):
+            stamp = None
+        if not isinstance(conversation[name], list):
+            raise _fail(source, f"{name} must be a list of turns")
+        for turn in conversation[name]:
+            if not isinstance(turn, dict) or not all(
+                isinstance(turn.get(field), str) for field in ("speaker", "dia_id", "text")
+            ):
+                raise _fail(source, f"{name}: each turn needs 'speaker', 'dia_id' and 'text'")
+            text = turn["text"]
+            if isinstance(turn.get("blip_caption"), str):
+                text = f"{text} [shares {turn['blip_caption']}]"
+            turns.append(
+                Turn(
+                    key=f"{source}:{turn['dia_id']}",
+                    text=text,
+                    speaker=turn["speaker"],
+                    turn_id=turn["dia_id"],
+                    session=number,
+                    session_date=date if isinstance(date, str) else None,
+                    timestamp=stamp,
+                )
+            )
+    return turns
+
+
+def load_conversation(path: str | Path) -> list[Turn]:
+    """Read a conversation file (any shape in the module docstring) into turns.
+
+    Args:
+        path: A ``.json`` or ``.jsonl`` file.
+
+    Returns:
+        The turns in file order.
+
+    Raises:
+        ImportFormatError: If the file is missing, not JSON, or of no known shape; the message
+            names the file and the problem. Nothing is returned half-read.
+    """
+    path = Path(path)
+    source = path.stem
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise _fail(str(path), f"cannot read the file ({error.strerror})") from None
+    try:
+        if path.suffix == ".jsonl":
+            data: Any = [json.loads(line) for line in raw.splitlines() if line.strip()]
+        else:
+            data = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise _fail(str(path), f"malformed JSON at line {error.lineno}: {error.msg}") from None
+    if isinstance(data, dict) and isinstance(data.get("conversation"), dict):
+        data = data["conversation"]
+    if isinstance(data, dict) and "speaker_a" in data:
+        turns = parse_locomo(data, source=source)
+    elif isinstance(data, dict) and "messages" in data:
+        turns = parse_messages(data["messages"], source=source)
+    elif isinstance(data, list):
+        turns = parse_messages(data, source=source)
+    else:
+        raise _fail(
+            str(path),
+            "not a conversation: expected a list of {role, content} messages, an object with "
+            "'messages', or a LoCoMo conversation with 'speaker_a' and 'session_N'",
+        )
+    if not turns:
+        raise _fail(str(path), "the conversation has no turns with text")
+    return turns

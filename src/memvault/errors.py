@@ -1,0 +1,51 @@
+"""The one error hierarchy of memvault.
+
+Every error memvault raises on purpose is a :class:`MemvaultError`, so callers can catch them all
+with one ``except``. Messages name the field that was wrong and say how to fix it.
+"""
+
+from __future__ import annotations
+
+
+class MemvaultError(Exception):
+    """Base class of every error memvault raises on purpose."""
+
+
+class InvalidNamespaceError(MemvaultError, ValueError):
+    """A namespace is not a non-empty tuple of non-empty strings without NUL characters."""
+
+
+class InvalidKeyError(MemvaultError, ValueError):
+    """An item key is not a non-empty string without NUL characters."""
+
+
+class InvalidValueError(MemvaultError, ValueError):
+    """An item value is not a JSON-serialisable dict with a non-empty ``text`` string."""
+
+
+class InvalidFilterError(MemvaultError, ValueError):
+    """A metadata filter uses an unknown operator or an operand of the wrong type."""
+
+
+class InvalidArgumentError(MemvaultError, ValueError):
+    """An option such as ``limit``, ``offset``, ``ttl`` or ``k`` is out of range."""
+
+
+class EmbedderMismatchError(MemvaultError):
+    """The store was written by another embedder (name or dimension) than the one given."""
+
+
+class EmbedderUnavailableError(MemvaultError):
+    """The default embedding model or its tokenizer cannot be found on this machine."""
+
+
+class ImportFormatError(MemvaultError, ValueError):
+    """An export or conversation file is malformed; nothing was written."""
+
+
+class ExtractionError(MemvaultError):
+    """An LLM reply could not be parsed into facts. ``raw`` holds the reply text."""
+
+    def __init__(self, message: str, raw: str) -> None:
+        super().__init__(message)
+        self.raw = raw

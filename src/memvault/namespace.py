@@ -1,0 +1,159 @@
+"""Namespaces: validation, prefix matching, path strings and templates.
+
+A namespace is a tuple of strings such as ``("users", "alice")``. Search and list cover a
+namespace and everything below it, matched segment by segment: ``("users", "al")`` never
+matches ``("users", "alice")``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from memvault.errors import InvalidKeyError, InvalidNamespaceError
+
+Namespace = tuple[str, ...]
+
+
+def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespace:
+    """Check a namespace and return it as a tuple.
+
+    Args:
+        namespace: A tuple (or list) of strings, e.g. ``("users", "alice")``.
+        allow_empty: Whether ``()`` is accepted (it is for prefixes, meaning "everything").
+
+    Returns:
+        The namespace as a ``tuple[str, ...]``.
+
+    Raises:
+        InvalidNamespaceError: If it is not a tuple/list, is empty (unless allowed), or has a
+            segment that is not a non-empty ``str`` free of NUL characters. The message names
+            the bad segment and its position.
+    """
+    if isinstance(namespace, str) or not isinstance(namespace, (tuple, list)):
+        raise InvalidNamespaceError(
+            f"namespace must be a tuple of strings such as ('users', 'alice'), "
+            f"got {type(namespace).__name__} {namespace!r}"
+        )
+    if not namespace and not allow_empty:
+        raise InvalidNamespaceError("namespace must have at least one segment, got ()")
+    for position, segment in enumerate(namespace):
+        if not isinstance(segment, str):
+            raise InvalidNamespaceError(
+                f"namespace segment {position} must be a str, got "
+                f"{type(segment).__name__} {segment!r} in {tuple(namespace)!r}"
+            )
+        if not segment:
+            raise InvalidNamespaceError(
+                f"namespace segment {position} is empty in {tuple(namespace)!r}; "
+                "every segment must be a non-empty string"
+            )
+        if "\x00" in segment:
+            raise InvalidNamespaceError(
+                f"namespace segment {position} {segment!r} contains a NUL character; remove it"
+            )
+    return tuple(namespace)
+
+
+def validate_key(key: Any) -> str:
+    """Check an item key.
+
+    Args:
+        key: A non-empty ``str`` without NUL characters.
+
+    Returns:
+        The key unchanged.
+
+    Raises:
+        InvalidKeyError: If the key is not such a string.
+    """
+    if not isinstance(key, str) or not key or "\x00" in key:
+        raise InvalidKeyError(
+            f"key must be a non-empty string without NUL characters, got {key!r}"
+        )
+    return key
+
+
+def has_prefix(namespace: Namespace, prefix: Namespace) -> bool:
+    """Whether ``namespace`` equals ``prefix`` or lies below it, segment by segment."""
+    return namespace[: len(prefix)] == prefix
+
+
+def parse_namespace_path(path: str) -> Namespace:
+    """Parse a namespace written with ``/`` between segments, as the CLI takes it.
+
+    A segment that itself contains ``/`` or ``\\`` writes it escaped with a backslash:
+    ``users/a\\/b`` is ``("users", "a/b")`` and ``a\\\\b`` is ``("a\\b",)``.
+
+    Args:
+        path: For example ``"users/alice"``.
+
+    Returns:
+        The namespace tuple.
+
+    Raises:
+        InvalidNamespaceError: If a segment is empty (e.g. ``"users//alice"``) or the path ends
+            in a lone backslash.
+    """
+    segments: list[str] = []
+    current: list[str] = []
+    chars = iter(path)
+    for char in chars:
+        if char == "\\":
+            escaped = next(chars, None)
+            if escaped is None:
+                raise InvalidNamespaceError(
+                    f"namespace path {path!r} ends in a lone backslash; write '\\\\' for one"
+                )
+            current.append(escaped)
+        elif char == "/":
+            segments.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    segments.append("".join(current))
+    return validate_namespace(tuple(segments))
+
+
+def format_namespace_path(namespace: Sequence[str]) -> str:
+    """Write a namespace as a ``/``-separated path; the inverse of :func:`parse_namespace_path`."""
+    return "/".join(s.replace("\\", "\\\\").replace("/", "\\/") for s in namespace)
+
+
+def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Namespace:
+    """Fill a namespace template such as ``("users", "{user_id}")`` from run values.
+
+    Each segment is a :meth:`str.format` template; the values come from the run (a user id, a
+    thread id), never from text a model wrote.
+
+    Args:
+        template: Segments, each plain text or with ``{name}`` fields.
+        values: Values for the fields, e.g. ``{"user_id": "alice"}``.
+
+    Returns:
+        The resolved namespace.
+
+    Raises:
+        InvalidNamespaceError: If a field has no value, or its value is not a non-empty string
+            (so that a missing user id never falls back to a shared or empty namespace).
+    """
+    validate_namespace(template)
+    formatter = string.Formatter()
+    resolved = []
+    for segment in template:
+        fields = {name for _, name, _, _ in formatter.parse(segment) if name is not None}
+        for name in fields:
+            if name == "" or not name.isidentifier():
+                raise InvalidNamespaceError(
+                    f"namespace template segment {segment!r} has field {{{name}}}; "
+                    "use named fields such as {user_id}"
+                )
+            value = values.get(name)
+            if not isinstance(value, str) or not value:
+                raise InvalidNamespaceError(
+                    f"namespace template {tuple(template)!r} needs {name!r} as a non-empty "
+                    f"string, got {value!r}; pass it in the run's context or config"
+                )
+        resolved.append(segment.format_map({name: values[name] for name in fields}))
+    return validate_namespace(tuple(resolved))
