@@ -1,0 +1,1 @@
+"""memvault long-term memory for LangChain and LangGraph."""
