@@ -221,6 +221,7 @@ class ChromaBackend:
         hits = [
             (_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])
         ]
+        hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
         return hits[offset:]
 
     def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:

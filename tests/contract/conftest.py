@@ -1,0 +1,67 @@
+"""Every test in this folder runs against every backend: adding a backend is adding a fixture."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import chromadb
+import pytest
+from chromadb.config import Settings
+
+from memvault import ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
+
+_collections = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def chroma_client() -> Iterator[chromadb.ClientAPI]:
+    client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+    yield client
+
+
+def make_backend(kind: str, client: chromadb.ClientAPI):
+    if kind == "memory":
+        return InMemoryBackend()
+    return ChromaBackend(client=client, collection=f"contract-{next(_collections)}")
+
+
+@pytest.fixture(params=["memory", "chroma"])
+def backend_kind(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def new_store(backend_kind: str, chroma_client: chromadb.ClientAPI):
+    """A factory of fresh stores on the backend under test, with the test embedder."""
+
+    def make(**options) -> MemoryStore:
+        options.setdefault("embedder", HashingEmbedder(64))
+        return MemoryStore(backend=make_backend(backend_kind, chroma_client), **options)
+
+    return make
+
+
+@pytest.fixture
+def store(new_store) -> MemoryStore:
+    return new_store()
+
+
+class FakeClock:
+    """Stands in for the time module inside memvault.store, so TTL tests need no sleeping."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr("memvault.store.time", fake)
+    return fake
