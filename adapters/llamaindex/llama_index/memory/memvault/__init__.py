@@ -1,1 +1,24 @@
-"""memvault long-term memory for LlamaIndex."""
+"""memvault long-term memory for LlamaIndex.
+
+- :class:`MemvaultMemoryBlock`: a ``BaseMemoryBlock`` recalling memories into ``Memory``.
+- :class:`MemvaultMemory` / :func:`memvault_memory`: a ``Memory`` that stores every finished turn.
+- :class:`MemvaultToolSpec`: remember / recall / forget / list_memories agent tools.
+- :class:`MemvaultRetriever`: a ``BaseRetriever`` over a namespace.
+- :class:`MemvaultEmbedding`: memvault's offline embedder as a ``BaseEmbedding``.
+"""
+
+from llama_index.memory.memvault.block import DEFAULT_NAMESPACE, MemvaultMemoryBlock
+from llama_index.memory.memvault.embedding import MemvaultEmbedding
+from llama_index.memory.memvault.memory import MemvaultMemory, memvault_memory
+from llama_index.memory.memvault.retriever import MemvaultRetriever
+from llama_index.memory.memvault.tools import MemvaultToolSpec
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "MemvaultEmbedding",
+    "MemvaultMemory",
+    "MemvaultMemoryBlock",
+    "MemvaultRetriever",
+    "MemvaultToolSpec",
+    "memvault_memory",
+]
