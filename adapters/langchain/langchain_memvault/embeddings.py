@@ -1,0 +1,60 @@
+"""memvault's embedders as LangChain ``Embeddings``.
+
+The other direction needs no code: ``MemoryStore(embedder=any_langchain_embeddings)`` adapts a
+LangChain ``Embeddings`` through :func:`memvault.as_embedder`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+
+from memvault import as_embedder
+
+
+class MemvaultEmbeddings(Embeddings):
+    """A LangChain ``Embeddings`` over a memvault embedder, by default the offline MiniLM.
+
+    Use it wherever LangChain wants embeddings (a vector store, ``InMemoryStore(index=...)``,
+    a semantic cache) to embed exactly as the memvault store does, without any network.
+
+    Args:
+        embedder: Any embedder :func:`memvault.as_embedder` accepts; default
+            :class:`memvault.MiniLMEmbedder` (all-MiniLM-L6-v2, 384 dimensions).
+
+    Attributes:
+        dim: Vector length.
+        name: The model name memvault records in a store.
+
+    Raises:
+        memvault.EmbedderUnavailableError: If the default model is not installed.
+        memvault.InvalidArgumentError: If ``embedder`` is of no supported kind.
+
+    """
+
+    def __init__(self, embedder: Any = None) -> None:
+        if embedder is None:
+            from memvault import MiniLMEmbedder
+
+            embedder = MiniLMEmbedder()
+        self.embedder = as_embedder(embedder)
+        self.dim = int(self.embedder.dim)
+        self.name = self.embedder.name
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed texts; returns shape ``(len(texts), dim)``."""
+        return [[float(x) for x in v] for v in self.embedder.embed_documents(list(texts))]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query; returns shape ``(dim,)``."""
+        return [float(x) for x in self.embedder.embed_query(text)]
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Async form of :meth:`embed_documents`, run in a worker thread."""
+        return await asyncio.to_thread(self.embed_documents, texts)
+
+    async def aembed_query(self, text: str) -> list[float]:
+        """Async form of :meth:`embed_query`, run in a worker thread."""
+        return await asyncio.to_thread(self.embed_query, text)

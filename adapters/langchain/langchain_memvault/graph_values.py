@@ -1,0 +1,116 @@
+r"""How LangGraph values (any JSON dict) are kept in memvault, and how LangGraph filters map.
+
+A LangGraph value need not have a ``"text"``; memvault embeds exactly one ``"text"`` per item
+and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the memvault value::
+
+    {
+        "text": <the text embedded for v>,
+        "lg~": v,                       # the original, verbatim: it round-trips exactly
+        "<path>": <scalar>, ...         # every scalar inside v, by dotted path, for filters
+    }
+
+- **Embedded text**: LangGraph's index ``fields`` (JSON paths read with
+  ``langgraph.store.base.get_text_at_path``; ``"$"`` is the whole value as sorted JSON). The
+  texts of several fields are joined with newlines into the one text memvault embeds (LangGraph's
+  ``InMemoryStore`` embeds each field apart and keeps the best score). A value with no text at
+  those paths is embedded as its whole JSON.
+- **Filter fields**: ``{"name": "Ada", "meta": {"lang": "en"}}`` gives ``name`` and
+  ``meta.lang`` (a ``.`` or ``\\`` inside a key is escaped with ``\\``). The path ``text`` and
+  paths starting with ``lg~`` are prefixed with ``lg~`` so they never clash with memvault's own
+  entries. LangGraph filters are translated by the same rule (:func:`translate_filter`).
+- **Reading**: an item that has ``"lg~"`` reads back as exactly ``v``; an item written by
+  memvault itself (the tools, the middleware, the core API) reads back as its memvault value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph.store.base import get_text_at_path
+
+from memvault import InvalidFilterError
+from memvault.filters import is_scalar
+
+MARK = "lg~"
+"""The entry holding the original LangGraph value, and the escape prefix of clashing paths."""
+
+
+def field_name(path: Sequence[str]) -> str:
+    """Name the memvault field that holds the scalar at ``path`` (keys) of a LangGraph value."""
+    name = ".".join(k.replace("\\", "\\\\").replace(".", "\\.") for k in path)
+    return MARK + name if name == "text" or name.startswith(MARK) else name
+
+
+def _flatten(value: Mapping[str, Any], path: tuple[str, ...], out: dict[str, Any]) -> None:
+    for key, entry in value.items():
+        if isinstance(entry, Mapping):
+            _flatten(entry, (*path, key), out)
+        elif is_scalar(entry) and (*path, key) != ("",):
+            out[field_name((*path, key))] = entry
+
+
+def embedded_text(value: Mapping[str, Any], fields: Sequence[str]) -> str:
+    """Give the text memvault embeds for a LangGraph value under index ``fields``."""
+    texts = [text for path in fields for text in get_text_at_path(value, path) if text.strip()]
+    return "\n".join(texts) or json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def encode(value: Mapping[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """Build the memvault value that stores LangGraph ``value`` (see the module docstring)."""
+    stored: dict[str, Any] = {}
+    _flatten(value, (), stored)
+    stored["text"] = embedded_text(value, fields)
+    stored[MARK] = dict(value)
+    return stored
+
+
+def decode(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """Read the LangGraph value back: the original if LangGraph wrote it, else the value."""
+    original = stored.get(MARK)
+    return dict(original) if isinstance(original, dict) else dict(stored)
+
+
+def _conditions(path: tuple[str, ...], condition: Any, out: dict[str, Any]) -> None:
+    if isinstance(condition, Mapping) and condition:
+        operators = [k for k in condition if isinstance(k, str) and k.startswith("$")]
+        if not operators:
+            for key, inner in condition.items():
+                _conditions((*path, key), inner, out)
+            return
+        if len(operators) != len(condition):
+            raise InvalidFilterError(
+                f"filter on {'.'.join(path)!r} mixes operators and fields: {dict(condition)!r}; "
+                "nest fields as {'meta': {'lang': 'en'}} and operators as {'n': {'$gt': 1}}"
+            )
+    elif isinstance(condition, (list, tuple, Mapping)):
+        raise InvalidFilterError(
+            f"filter on {'.'.join(path)!r} compares a list or empty dict; memvault filters test "
+            "scalar fields: filter on a str, int, float or bool field instead"
+        )
+    elif not is_scalar(condition):
+        raise InvalidFilterError(
+            f"filter on {'.'.join(path)!r} compares {condition!r}; use a str, int, float or bool"
+        )
+    out[field_name(path)] = condition
+
+
+def translate_filter(filter: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Translate a LangGraph search filter into a memvault filter on the flattened fields.
+
+    ``{"meta": {"lang": "en"}, "n": {"$gt": 1}}`` becomes ``{"meta.lang": "en", "n": {"$gt": 1}}``.
+    Operators are memvault's (``$eq $ne $gt $gte $lt $lte $in $nin``, see
+    :mod:`memvault.filters`); as there, a condition on a field an item lacks never matches.
+
+    Raises:
+        memvault.InvalidFilterError: On a list or ``None`` operand, or a dict mixing operators
+            and fields; the message names the field.
+
+    """
+    if not filter:
+        return None
+    out: dict[str, Any] = {}
+    for key, condition in filter.items():
+        _conditions((key,), condition, out)
+    return out

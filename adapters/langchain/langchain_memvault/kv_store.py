@@ -1,0 +1,95 @@
+"""A LangChain key-value store over one namespace of a memvault store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Any
+
+from langchain_core.stores import BaseStore
+
+from memvault import NOT_GIVEN, MemoryStore
+from memvault.namespace import Namespace, validate_namespace
+
+_PAGE = 100
+
+
+class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
+    """A ``langchain_core.stores.BaseStore[str, dict]`` whose keys are the items of one namespace.
+
+    Values are memvault values: dicts with a non-empty ``"text"`` (what gets embedded) and any
+    other JSON entries as metadata. What is written here is a memory like any other: the
+    retriever, the tools and the middleware recall it. Every call goes to the core store.
+
+    Args:
+        store: The :class:`memvault.MemoryStore`.
+        namespace: The namespace tuple, e.g. ``("users", "alice", "kv")``. Keys live in exactly
+            this namespace; items in namespaces below it are not part of this store.
+        ttl: Seconds until written items expire; ``None`` never; default the store's ``ttl``.
+
+    Raises:
+        memvault.InvalidNamespaceError: If ``namespace`` is not a non-empty tuple of strings.
+        memvault.InvalidValueError: From ``mset``, when a value lacks a non-empty ``"text"``
+            or is not JSON; nothing is written then.
+
+    """
+
+    def __init__(self, store: MemoryStore, namespace: Namespace, *, ttl: Any = NOT_GIVEN) -> None:
+        self.store = store
+        self.namespace = validate_namespace(namespace)
+        self.ttl = ttl
+
+    def mget(self, keys: Sequence[str]) -> list[dict[str, Any] | None]:
+        """Values for ``keys`` in order, ``None`` where absent or expired."""
+        items = [self.store.get(self.namespace, key) for key in keys]
+        return [item.value if item is not None else None for item in items]
+
+    def mset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Upsert ``(key, value)`` pairs with one embedding call (see ``MemoryStore.put_many``)."""
+        self.store.put_many(self.namespace, list(key_value_pairs), ttl=self.ttl)
+
+    def mdelete(self, keys: Sequence[str]) -> None:
+        """Delete ``keys``; absent keys are ignored."""
+        for key in keys:
+            self.store.delete(self.namespace, key)
+
+    def _keys(self, page: list[Any], prefix: str | None) -> list[str]:
+        return [
+            item.key
+            for item in page
+            if item.namespace == self.namespace and (not prefix or item.key.startswith(prefix))
+        ]
+
+    def yield_keys(self, *, prefix: str | None = None) -> Iterator[str]:
+        """Yield the keys (most recently written first), lazily, page by page.
+
+        Args:
+            prefix: Only keys that start with this string.
+
+        """
+        offset = 0
+        while page := self.store.search(self.namespace, limit=_PAGE, offset=offset):
+            yield from self._keys(page, prefix)
+            offset += len(page)
+
+    async def amget(self, keys: Sequence[str]) -> list[dict[str, Any] | None]:
+        """Async form of :meth:`mget`."""
+        items = await asyncio.gather(*(self.store.aget(self.namespace, key) for key in keys))
+        return [item.value if item is not None else None for item in items]
+
+    async def amset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Async form of :meth:`mset`."""
+        await self.store.aput_many(self.namespace, list(key_value_pairs), ttl=self.ttl)
+
+    async def amdelete(self, keys: Sequence[str]) -> None:
+        """Async form of :meth:`mdelete`."""
+        for key in keys:
+            await self.store.adelete(self.namespace, key)
+
+    async def ayield_keys(self, *, prefix: str | None = None) -> AsyncIterator[str]:
+        """Async form of :meth:`yield_keys` (an async generator)."""
+        offset = 0
+        while page := await self.store.asearch(self.namespace, limit=_PAGE, offset=offset):
+            for key in self._keys(page, prefix):
+                yield key
+            offset += len(page)

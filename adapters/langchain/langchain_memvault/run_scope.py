@@ -1,0 +1,68 @@
+"""Run values: what a namespace template such as ``("users", "{user_id}")`` is filled from.
+
+Values come from the run, never from a model's tool arguments: the ``configurable`` entries of
+the :class:`~langchain_core.runnables.RunnableConfig`, the fields of LangGraph's runtime
+context (``create_agent(..., context_schema=...)`` / ``invoke(..., context=...)``), and the
+thread id. The core's :func:`memvault.resolve_namespace` then fills the template and raises
+:class:`memvault.InvalidNamespaceError` when a value is missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+
+def current_runtime() -> Any:
+    """Return the LangGraph ``Runtime`` of the graph run this call is part of, or ``None``.
+
+    Returns ``None`` when LangGraph is not installed or the call is outside a graph run.
+    """
+    try:
+        from langgraph.runtime import get_runtime
+    except ImportError:
+        return None
+    try:
+        return get_runtime()
+    except (RuntimeError, KeyError):
+        return None
+
+
+def _context_fields(context: Any) -> dict[str, Any]:
+    if context is None:
+        return {}
+    if isinstance(context, Mapping):
+        return dict(context)
+    if dataclasses.is_dataclass(context) and not isinstance(context, type):
+        return {f.name: getattr(context, f.name) for f in dataclasses.fields(context)}
+    return dict(getattr(context, "__dict__", {}))
+
+
+def run_values(config: Mapping[str, Any] | None = None, runtime: Any = None) -> dict[str, Any]:
+    """Collect the values a namespace template can use for this run.
+
+    Args:
+        config: The run's ``RunnableConfig``; its ``configurable`` entries are used, except
+            LangGraph's internal ``__...`` keys (``thread_id``, ``user_id``, ... are kept).
+        runtime: A LangGraph ``Runtime`` (as middleware and graph nodes receive it); by
+            default the runtime of the graph run in progress, if any (see
+            :func:`current_runtime`).
+
+    Returns:
+        A dict of values. Runtime context fields (a dict, dataclass or pydantic model) override
+        ``configurable`` entries of the same name; ``thread_id`` is filled from the runtime's
+        execution info when ``configurable`` lacks it.
+
+    """
+    values: dict[str, Any] = {}
+    configurable = (config or {}).get("configurable") or {}
+    values.update({k: v for k, v in configurable.items() if not str(k).startswith("__")})
+    if runtime is None:
+        runtime = current_runtime()
+    values.update(_context_fields(getattr(runtime, "context", None)))
+    execution = getattr(runtime, "execution_info", None)
+    thread_id = getattr(execution, "thread_id", None)
+    if thread_id and not values.get("thread_id"):
+        values["thread_id"] = str(thread_id)
+    return values
