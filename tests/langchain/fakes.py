@@ -1,0 +1,42 @@
+"""Test doubles shared by the LangChain adapter tests: small stores and a scripted chat model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import Field
+
+from memvault import HashingEmbedder, InMemoryBackend, MemoryStore
+
+
+def small_store(path: Path | None = None) -> MemoryStore:
+    """A store with the deterministic hashing embedder: in memory, or Chroma at ``path``."""
+    if path is None:
+        return MemoryStore(embedder=HashingEmbedder(64), backend=InMemoryBackend())
+    return MemoryStore(path, embedder=HashingEmbedder(64))
+
+
+class ScriptedChatModel(GenericFakeChatModel):
+    """A fake chat model that replies from a script, accepts tools and records every prompt."""
+
+    prompts: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChatModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        self.prompts.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
+
+
+def scripted(*replies: AIMessage | str) -> ScriptedChatModel:
+    """A :class:`ScriptedChatModel` that answers with ``replies`` in order."""
+    return ScriptedChatModel(messages=iter(replies))
+
+
+def call(name: str, call_id: str, **args: Any) -> AIMessage:
+    """An AI message that calls one tool."""
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
