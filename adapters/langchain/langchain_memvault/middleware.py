@@ -36,7 +36,7 @@ def latest_human_text(messages: Sequence[AnyMessage]) -> str | None:
     """Return the text of the last ``HumanMessage`` in ``messages``, or ``None``."""
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
-            return message.text
+            return str(message.text)
     return None
 
 
@@ -174,7 +174,7 @@ class MemoryMiddleware(AgentMiddleware):
         items = []
         for message in turn:
             if isinstance(message, HumanMessage) and message.text.strip():
-                value: dict[str, Any] = {"text": message.text, "kind": "turn", "role": "user"}
+                value: dict[str, Any] = {"text": str(message.text), "kind": "turn", "role": "user"}
                 if isinstance(thread_id, str):
                     value["thread_id"] = thread_id
                 items.append((f"turn-{message.id or fact_key(message.text)}", value))
@@ -184,7 +184,7 @@ class MemoryMiddleware(AgentMiddleware):
     def _chat(turn: list[AnyMessage]) -> list[dict[str, str]]:
         roles = {HumanMessage: "user", AIMessage: "assistant"}
         return [
-            {"role": roles[type(m)], "content": m.text}
+            {"role": roles[type(m)], "content": str(m.text)}
             for m in turn
             if type(m) in roles and m.text.strip()
         ]
