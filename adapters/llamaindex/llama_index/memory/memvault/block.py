@@ -22,7 +22,7 @@ from memvault import (
     FactExtractor,
     InvalidArgumentError,
     Namespace,
-    amemory_context,
+    format_memories,
     resolve_namespace,
 )
 
@@ -41,8 +41,9 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     """Long-term memory from a memvault store, as a block of a LlamaIndex ``Memory``.
 
     On every ``Memory.get``/``aget`` the block recalls up to ``k`` memories for the latest user
-    message (with text) and returns them as memvault's fenced block
-    (:func:`memvault.amemory_context`), which ``Memory`` puts into the system message. Messages
+    message (with text), leaving out memories that repeat a message already in the history, and
+    returns them as memvault's fenced block (:func:`memvault.format_memories`), which ``Memory``
+    puts into the system message. Messages
     given to the block (``Memory`` hands over those it flushes out of short-term memory, and
     :class:`~llama_index.memory.memvault.MemvaultMemory` every finished turn) are stored: by
     default each message of a role in ``roles`` as one item, with a ``FactExtractor`` the facts
@@ -164,20 +165,25 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             **block_kwargs: ``session_id`` (from ``Memory``); other entries are ignored.
 
         Returns:
-            The fenced memory block, or ``""`` when there is no user text or no memory.
+            The fenced memory block (:func:`memvault.format_memories`) of the ``k`` best
+            memories whose text is not already one of ``messages``, or ``""`` when there is no
+            user text or no such memory.
 
         """
         query = latest_user_text(messages)
         if not query:
             return ""
-        return await amemory_context(
-            self.store,
-            query,
-            namespace=self.resolve(block_kwargs.get("session_id")),
-            k=self.k,
+        # Memories that repeat a message already in the history (this session's turns, written
+        # through) would only echo the context: skip them and fill up with the next best.
+        in_context = {message_text(message) for message in messages or []}
+        items = await self.store.asearch(
+            self.resolve(block_kwargs.get("session_id")),
+            query=query,
             filter=self.filter,
-            header=self.header,
+            limit=self.k + len(in_context),
         )
+        fresh = [item for item in items if item.text not in in_context]
+        return format_memories(fresh[: self.k], header=self.header)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
         """Store messages, raw or as extracted facts (``BaseMemoryBlock._aput``).

@@ -1,0 +1,37 @@
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.core.llms import ChatMessage
+from llama_index.memory.memvault import memvault_memory
+
+
+def test_a_short_session_is_stored_by_its_end(store, recording_llm):
+    engine = SimpleChatEngine.from_defaults(
+        llm=recording_llm(), memory=memvault_memory(store, user_id="alice", session_id="s1")
+    )
+    engine.chat("I am allergic to peanuts.")
+    engine.chat("I live in Porto.")
+
+    stored = store.search(("users", "alice"), limit=10)
+    assert {(item.text, item.value["role"]) for item in stored} == {
+        ("I am allergic to peanuts.", "user"),
+        ("I live in Porto.", "user"),
+    }
+
+
+def test_without_write_through_the_same_session_stores_nothing(store, recording_llm):
+    engine = SimpleChatEngine.from_defaults(
+        llm=recording_llm(),
+        memory=memvault_memory(store, user_id="alice", session_id="s1", write_through=False),
+    )
+    engine.chat("I am allergic to peanuts.")
+    engine.chat("I live in Porto.")
+
+    assert store.count() == 0
+
+
+async def test_a_turn_without_a_reply_is_stored_on_flush(store):
+    memory = memvault_memory(store, user_id="alice", session_id="s1")
+    await memory.aput(ChatMessage(role="user", content="Call me Ally."))
+    assert store.count() == 0
+
+    await memory.aflush()
+    assert [item.text for item in store.search(("users", "alice"))] == ["Call me Ally."]
