@@ -15,6 +15,7 @@ from llama_index.core.base.llms.types import (
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
+
 from memvault import HashingEmbedder, InMemoryBackend, MemoryStore
 
 

@@ -1,0 +1,34 @@
+import pytest
+from llama_index.memory.memvault import (
+    MemvaultEmbedding,
+    MemvaultMemoryBlock,
+    MemvaultRetriever,
+    MemvaultToolSpec,
+    memvault_memory,
+)
+
+from memvault import InvalidArgumentError, MemvaultError
+
+
+@pytest.mark.parametrize(
+    ("build", "field"),
+    [
+        (lambda s: MemvaultMemoryBlock(s, user_id="a", k=0), "k"),
+        (lambda s: MemvaultMemoryBlock(s, user_id="a", priority=-1), "priority"),
+        (lambda s: MemvaultMemoryBlock(s, user_id="a", roles=["user", "bot"]), "roles"),
+        (lambda s: MemvaultMemoryBlock(s, user_id="a", extractor="gpt"), "extractor"),
+        (lambda s: MemvaultMemoryBlock({"not": "a store"}, user_id="a"), "store"),
+        (lambda s: memvault_memory(s, user_id="a", k=True), "k"),
+        (lambda s: MemvaultRetriever(s, user_id="a", k=0), "k"),
+        (lambda s: MemvaultEmbedding(object()), "embedder"),
+    ],
+)
+def test_a_bad_argument_names_its_field(store, build, field):
+    with pytest.raises(InvalidArgumentError, match=field):
+        build(store)
+
+
+def test_the_model_writing_an_empty_fact_gets_a_memvault_error(store):
+    (remember,) = MemvaultToolSpec(store, user_id="a").to_tool_list(["remember"])
+    with pytest.raises(MemvaultError, match="text"):
+        remember.fn(text="   ")

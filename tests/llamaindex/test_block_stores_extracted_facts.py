@@ -1,0 +1,32 @@
+import json
+
+from llama_index.core.llms import ChatMessage
+from llama_index.memory.memvault import memvault_memory
+
+from memvault import FactExtractor, fact_key
+
+
+def test_with_an_extractor_a_finished_turn_is_stored_as_facts(store):
+    sent = []
+
+    def llm(messages):
+        sent.append(messages)
+        return json.dumps(
+            {"facts": ["The user is allergic to peanuts.", "The user lives in Porto."]}
+        )
+
+    memory = memvault_memory(store, user_id="alice", session_id="s1", extractor=FactExtractor(llm))
+    memory.put(ChatMessage(role="user", content="I'm allergic to peanuts and live in Porto."))
+    memory.put(ChatMessage(role="assistant", content="Got it."))
+
+    stored = {item.key: item.value for item in store.search(("users", "alice"))}
+    assert stored == {
+        fact_key("The user is allergic to peanuts."): {
+            "text": "The user is allergic to peanuts.",
+            "kind": "fact",
+        },
+        fact_key("The user lives in Porto."): {"text": "The user lives in Porto.", "kind": "fact"},
+    }
+    (prompt,) = sent
+    assert "user: I'm allergic to peanuts and live in Porto." in prompt[-1]["content"]
+    assert "assistant: Got it." in prompt[-1]["content"]
