@@ -1,7 +1,7 @@
-"""The ``memvault`` command line: ingest conversations, search and manage a store.
+r"""The ``memvault`` command line: ingest conversations, search and manage a store.
 
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
-or ``\\`` escapes it with a backslash (``users/a\\/b`` is ``("users", "a/b")``). Every command
+or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
 for machine-readable output. Errors print one line to stderr and exit with status 1.
 """
@@ -211,8 +211,7 @@ def stats(path: StorePath = None, as_json: AsJson = False) -> None:
     """Show how many memories each namespace holds, and the embedder."""
     store = MemoryStore(path)
     counts = {
-        format_namespace_path(ns): store.count(ns)
-        for ns in store.list_namespaces(limit=1_000_000)
+        format_namespace_path(ns): store.count(ns) for ns in store.list_namespaces(limit=1_000_000)
     }
     info = store.backend.get_info() or {}
     payload = {"memories": sum(counts.values()), "namespaces": counts, **info}

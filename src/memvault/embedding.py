@@ -11,6 +11,7 @@ framework:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Callable, Sequence
@@ -110,10 +111,8 @@ def as_embedder(obj: Any, *, name: str | None = None) -> Embedder:
     if callable(obj):
         chroma_name = getattr(obj, "name", None)
         if name is None and callable(chroma_name):
-            try:
+            with contextlib.suppress(Exception):  # a Chroma function without a registered name
                 label = f"chroma:{chroma_name()}"
-            except Exception:  # a Chroma EmbeddingFunction without a registered name
-                pass
         return FunctionEmbedder(obj, name=label)
     raise InvalidArgumentError(
         f"embedder {type(obj).__name__} is not supported; pass an object with embed_documents/"

@@ -1,4 +1,4 @@
-"""Fact extraction: one LLM call distils durable facts from a conversation, stored by stable keys."""
+"""Fact extraction: one LLM call distils durable facts from a conversation."""
 
 from __future__ import annotations
 
@@ -41,8 +41,10 @@ def fact_key(fact: str) -> str:
 
 
 def parse_facts(reply: str) -> list[str]:
-    """Read the facts out of an LLM reply, tolerating a ``<think>`` preamble, code fences and
-    broken JSON (repaired with the ``json-repair`` library).
+    """Read the facts out of an LLM reply.
+
+    Tolerates a ``<think>`` preamble, code fences and broken JSON (repaired with the
+    ``json-repair`` library).
 
     Args:
         reply: The model's text.
@@ -160,7 +162,7 @@ class FactExtractor:
     def save(
         self, store: Any, messages: Sequence[dict[str, Any]], namespace: Namespace, **put: Any
     ) -> list[MemoryItem]:
-        """Extract facts and upsert each under :func:`fact_key`, so a repeated fact updates in place.
+        """Extract facts and upsert each under :func:`fact_key` (a repeated fact updates in place).
 
         Args:
             store: A :class:`~memvault.MemoryStore`.

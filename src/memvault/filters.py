@@ -122,7 +122,7 @@ def clause_matches(value: Mapping[str, Any], field: str, operator: str, operand:
         return any(_equal(actual, item) for item in operand)
     if operator == "$nin":
         return not any(_equal(actual, item) for item in operand)
-    if isinstance(actual, bool) or isinstance(actual, str):
+    if isinstance(actual, (bool, str)):
         return False
     if operator == "$gt":
         return actual > operand

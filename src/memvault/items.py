@@ -59,7 +59,8 @@ def validate_value(value: Any) -> dict[str, Any]:
     """
     if not isinstance(value, dict):
         raise InvalidValueError(
-            f"value must be a dict such as {{'text': 'Alice likes tea'}}, got {type(value).__name__}"
+            "value must be a dict such as {'text': 'Alice likes tea'}, got "
+            f"{type(value).__name__}"
         )
     text = value.get("text")
     if not isinstance(text, str) or not text.strip():

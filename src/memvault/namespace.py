@@ -69,9 +69,7 @@ def validate_key(key: Any) -> str:
         InvalidKeyError: If the key is not such a string.
     """
     if not isinstance(key, str) or not key or "\x00" in key:
-        raise InvalidKeyError(
-            f"key must be a non-empty string without NUL characters, got {key!r}"
-        )
+        raise InvalidKeyError(f"key must be a non-empty string without NUL characters, got {key!r}")
     return key
 
 
@@ -81,10 +79,10 @@ def has_prefix(namespace: Namespace, prefix: Namespace) -> bool:
 
 
 def parse_namespace_path(path: str) -> Namespace:
-    """Parse a namespace written with ``/`` between segments, as the CLI takes it.
+    r"""Parse a namespace written with ``/`` between segments, as the CLI takes it.
 
-    A segment that itself contains ``/`` or ``\\`` writes it escaped with a backslash:
-    ``users/a\\/b`` is ``("users", "a/b")`` and ``a\\\\b`` is ``("a\\b",)``.
+    A segment that itself contains ``/`` or ``\`` writes it escaped with a backslash:
+    ``users/a\/b`` is ``("users", "a/b")`` and ``a\\b`` is ``("a\b",)``.
 
     Args:
         path: For example ``"users/alice"``.

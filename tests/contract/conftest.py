@@ -10,6 +10,7 @@ import pytest
 from chromadb.config import Settings
 
 from memvault import ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
+from tests.contract.clock import FakeClock
 
 _collections = itertools.count()
 
@@ -45,19 +46,6 @@ def new_store(backend_kind: str, chroma_client: chromadb.ClientAPI):
 @pytest.fixture
 def store(new_store) -> MemoryStore:
     return new_store()
-
-
-class FakeClock:
-    """Stands in for the time module inside memvault.store, so TTL tests need no sleeping."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
-
-    def time(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 import asyncio
 
-
 from memvault import MemoryStore
 
 NS = ("users", "alice")

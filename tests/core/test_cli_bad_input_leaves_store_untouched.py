@@ -1,0 +1,36 @@
+"""Bad input gives one line on stderr, exit status 1, and an unchanged store."""
+
+import pytest
+
+from tests.core.cli import REPO, memvault, memvault_json
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ingest", "{missing}", "-n", "users/alice"], "cannot read the file"),
+        (["ingest", "{malformed}", "-n", "users/alice"], "malformed JSON"),
+        (["ingest", "{wrong_schema}", "-n", "users/alice"], "not a conversation"),
+        (["ingest", str(REPO / "examples" / "trip-planning.json"), "-n", "users//x"], "empty"),
+        (["search", "tea", "--filter", '{"n": {"$regex": 1}}'], "unknown operator"),
+        (["import", "{malformed}"], "line 1 is not a memvault item"),
+    ],
+)
+def test_bad_input(tmp_path, args, message):
+    store = tmp_path / "store"
+    memvault(
+        "ingest", str(REPO / "examples" / "trip-planning.json"), "-n", "users/alice", store=store
+    )
+    files = {
+        "missing": tmp_path / "missing.json",
+        "malformed": tmp_path / "malformed.json",
+        "wrong_schema": tmp_path / "schema.json",
+    }
+    files["malformed"].write_text('{"role": "user", ')
+    files["wrong_schema"].write_text('{"hello": "world"}')
+    args = [str(files[a[1:-1]]) if a[1:-1] in files else a for a in args]
+    result = memvault(*args, store=store, check=False)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1
+    assert message in result.stderr
+    assert memvault_json("stats", store=store)["memories"] == 10
