@@ -24,7 +24,7 @@ class _NotGiven:
 
 
 NOT_GIVEN: Any = _NotGiven()
-"""Marks an option left out, where ``None`` has a meaning of its own (``ttl=None``: never expire)."""
+"""Marks an option left out where ``None`` means something (``ttl=None``: never expire)."""
 
 T = TypeVar("T")
 
@@ -100,7 +100,7 @@ class MemoryStore:
 
     Example:
         >>> store = MemoryStore("/tmp/memories")  # doctest: +SKIP
-        >>> store.put(("users", "alice"), "tea", {"text": "Alice drinks green tea"})  # doctest: +SKIP
+        >>> store.put(("users", "alice"), "tea", {"text": "Alice drinks tea"})  # doctest: +SKIP
         >>> store.search(("users",), query="what does alice drink?")[0].key  # doctest: +SKIP
         'tea'
     """
@@ -339,7 +339,7 @@ class MemoryStore:
     # -- upkeep ---------------------------------------------------------------------------
 
     def cleanup(self, max_age: float | None = None) -> int:
-        """Delete expired items from disk, and with ``max_age`` also items not updated for that long.
+        """Delete expired items from disk (and with ``max_age``, items not updated for that long).
 
         Args:
             max_age: Seconds; items whose ``updated_at`` is older than ``now - max_age`` go too.

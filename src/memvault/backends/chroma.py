@@ -35,8 +35,11 @@ _PAGE = 5000
 
 
 def default_path() -> Path:
-    """Where the embedded store lives by default: ``$MEMVAULT_PATH``, else the per-user data
-    folder from ``platformdirs`` (``~/.local/share/memvault`` on Linux)."""
+    """Where the embedded store lives by default.
+
+    ``$MEMVAULT_PATH`` if set, else the per-user data folder from ``platformdirs``
+    (``~/.local/share/memvault`` on Linux).
+    """
     if os.environ.get(PATH_ENV):
         return Path(os.environ[PATH_ENV]).expanduser()
     from platformdirs import user_data_path
@@ -46,7 +49,7 @@ def default_path() -> Path:
 
 def _field_value(value: Any) -> Any:
     """A value field as Chroma stores it: numbers as float (int and float compare alike)."""
-    if isinstance(value, bool) or isinstance(value, str):
+    if isinstance(value, (bool, str)):
         return value
     return float(value)
 
@@ -205,8 +208,10 @@ class ChromaBackend:
         limit: int,
         offset: int = 0,
     ) -> list[tuple[Record, float | None]]:
-        """Live matching records; nearest first (score = 1 - cosine distance) with an
-        embedding, else most recently updated first."""
+        """Live matching records, nearest first or most recently updated first.
+
+        With an embedding the score is ``1 - cosine distance``; without, it is None.
+        """
         condition = where(prefix, clauses, now)
         if embedding is None:
             records = list(self._pages(condition))
@@ -218,9 +223,7 @@ class ChromaBackend:
             where=condition,
             include=["metadatas", "distances"],
         )
-        hits = [
-            (_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])
-        ]
+        hits = [(_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])]
         hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
         return hits[offset:]
 

@@ -60,9 +60,7 @@ class InMemoryBackend:
     ) -> list[tuple[Record, float | None]]:
         """Live matching records; nearest first with an embedding, else most recent first."""
         with self._lock:
-            hits = [
-                r for r in self.scan(prefix, now=now) if matches(r.value, clauses)
-            ]
+            hits = [r for r in self.scan(prefix, now=now) if matches(r.value, clauses)]
             if embedding is None:
                 hits.sort(key=lambda r: (-r.updated_at, r.id))
                 return [(r, None) for r in hits[offset : offset + limit]]
