@@ -30,7 +30,7 @@ from typing import Any
 
 from langgraph.store.base import get_text_at_path
 
-from memvault import InvalidFilterError
+from memvault import InvalidFilterError, InvalidValueError
 from memvault.filters import is_scalar
 
 MARK = "lg~"
@@ -58,7 +58,23 @@ def embedded_text(value: Mapping[str, Any], fields: Sequence[str]) -> str:
 
 
 def encode(value: Mapping[str, Any], fields: Sequence[str]) -> dict[str, Any]:
-    """Build the memvault value that stores LangGraph ``value`` (see the module docstring)."""
+    """Build the memvault value that stores LangGraph ``value`` (see the module docstring).
+
+    Raises:
+        memvault.InvalidValueError: If ``value`` is not a dict of JSON data.
+    """
+    if not isinstance(value, Mapping):
+        raise InvalidValueError(
+            f"LangGraph store value must be a dict such as {{'name': 'Ada'}}, got "
+            f"{type(value).__name__}"
+        )
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidValueError(
+            f"LangGraph store value must be a dict of JSON data to be stored: {error}; use str, "
+            "int, float, bool, None, lists and dicts with string keys"
+        ) from None
     stored: dict[str, Any] = {}
     _flatten(value, (), stored)
     stored["text"] = embedded_text(value, fields)
