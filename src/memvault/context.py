@@ -46,6 +46,13 @@ def format_memories(items: list[MemoryItem], *, header: str = DEFAULT_MEMORY_HEA
     return f"{header}\n{fence}memories\n{body}\n{fence}"
 
 
+def _wants_recall(query: str | None, k: int) -> bool:
+    """Check ``k``; whether ``query`` has anything to recall for."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InvalidArgumentError(f"k must be an int >= 1, got {k!r}")
+    return bool(query and query.strip())
+
+
 def memory_context(
     store: Any,
     query: str | None,
@@ -73,9 +80,7 @@ def memory_context(
         InvalidArgumentError: If ``k`` is not a positive int.
         InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidArgumentError(f"k must be an int >= 1, got {k!r}")
-    if not query or not query.strip():
+    if not _wants_recall(query, k):
         return ""
     return format_memories(
         store.search(namespace, query=query, filter=filter, limit=k), header=header
@@ -92,9 +97,7 @@ async def amemory_context(
     header: str = DEFAULT_MEMORY_HEADER,
 ) -> str:
     """Async form of :func:`memory_context` (same arguments, result and errors)."""
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidArgumentError(f"k must be an int >= 1, got {k!r}")
-    if not query or not query.strip():
+    if not _wants_recall(query, k):
         return ""
     items = await store.asearch(namespace, query=query, filter=filter, limit=k)
     return format_memories(items, header=header)
