@@ -1,5 +1,6 @@
 """MemoryMiddleware.after_agent / aafter_agent: what is stored after a turn."""
 
+import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_memvault import MemoryMiddleware
@@ -66,3 +67,14 @@ async def test_async_turn_saving_and_save_false_recalls_only():
     quiet = create_agent(scripted("Ok."), middleware=[MemoryMiddleware(store, save=False)])
     await quiet.ainvoke({"messages": [("user", "I also like boats.")]}, context={"user_id": "ada"})
     assert store.count(("users", "ada")) == 1
+
+
+async def test_async_extraction_saves_facts_with_the_given_ttl():
+    store = small_store()
+    extractor = FactExtractor(FakeListChatModel(responses=['{"facts": ["The user likes jazz."]}']))
+    middleware = MemoryMiddleware(store, extractor=extractor, ttl=120)
+    agent = create_agent(scripted("Cool."), middleware=[middleware])
+    await agent.ainvoke({"messages": [("user", "I love jazz.")]}, context={"user_id": "ada"})
+    (item,) = await store.asearch(("users", "ada"))
+    assert item.value == {"text": "The user likes jazz.", "kind": "fact"}
+    assert item.expires_at - item.updated_at == pytest.approx(120)
