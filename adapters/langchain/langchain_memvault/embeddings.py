@@ -44,11 +44,11 @@ class MemvaultEmbeddings(Embeddings):
         self.name = self.embedder.name
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Embed texts; returns shape ``(len(texts), dim)``."""
+        """Embed texts; returns shape ``(len(texts), dim)`` (``Embeddings.embed_documents``)."""
         return [[float(x) for x in v] for v in self.embedder.embed_documents(list(texts))]
 
     def embed_query(self, text: str) -> list[float]:
-        """Embed one query; returns shape ``(dim,)``."""
+        """Embed one query; returns shape ``(dim,)`` (``Embeddings.embed_query``)."""
         return [float(x) for x in self.embedder.embed_query(text)]
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:

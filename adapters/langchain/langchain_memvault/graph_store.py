@@ -109,7 +109,11 @@ class MemvaultLangGraphStore(BaseStore):
         self.fields = tuple(fields)
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run operations in order; results line up with ``ops`` (``None`` for puts)."""
+        """Run operations in order; results line up with ``ops`` (``None`` for puts).
+
+        Implements ``langgraph.store.base.BaseStore.batch``; the inherited ``get``, ``put``,
+        ``delete``, ``search`` and ``list_namespaces`` build the ops and call it.
+        """
         return [self._run(op) for op in ops]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:

@@ -40,16 +40,16 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         self.ttl = ttl
 
     def mget(self, keys: Sequence[str]) -> list[dict[str, Any] | None]:
-        """Values for ``keys`` in order, ``None`` where absent or expired."""
+        """Values for ``keys`` in order, ``None`` where absent or expired (``BaseStore.mget``)."""
         items = [self.store.get(self.namespace, key) for key in keys]
         return [item.value if item is not None else None for item in items]
 
     def mset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """Upsert ``(key, value)`` pairs with one embedding call (see ``MemoryStore.put_many``)."""
+        """Upsert ``(key, value)`` pairs in one ``MemoryStore.put_many`` (``BaseStore.mset``)."""
         self.store.put_many(self.namespace, list(key_value_pairs), ttl=self.ttl)
 
     def mdelete(self, keys: Sequence[str]) -> None:
-        """Delete ``keys``; absent keys are ignored."""
+        """Delete ``keys``; absent keys are ignored (``BaseStore.mdelete``)."""
         for key in keys:
             self.store.delete(self.namespace, key)
 
@@ -61,7 +61,7 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         ]
 
     def yield_keys(self, *, prefix: str | None = None) -> Iterator[str]:
-        """Yield the keys (most recently written first), lazily, page by page.
+        """Yield the keys, most recently written first, page by page (``BaseStore.yield_keys``).
 
         Args:
             prefix: Only keys that start with this string.

@@ -148,7 +148,10 @@ class MemoryMiddleware(AgentMiddleware):
         request: ModelRequest,
         handler: Callable[[ModelRequest], ModelResponse],
     ) -> ModelResponse:
-        """Add recalled memories to the system message, then call the model."""
+        """Add recalled memories to the system message, then call the model.
+
+        Implements ``AgentMiddleware.wrap_model_call``.
+        """
         args = self._recall_args(request)
         block = memory_context(self.store, args.pop("query"), **args)
         return handler(_with_block(request, block))
@@ -190,7 +193,10 @@ class MemoryMiddleware(AgentMiddleware):
         ]
 
     def after_agent(self, state: Any, runtime: Any) -> None:
-        """Store what the user said in this turn (raw, or as extracted facts)."""
+        """Store what the user said in this turn (raw, or as extracted facts).
+
+        Implements ``AgentMiddleware.after_agent``; returns no state update.
+        """
         found = self._turn(state, runtime)
         if found is None:
             return None
