@@ -35,3 +35,18 @@ async def test_a_turn_without_a_reply_is_stored_on_flush(store):
 
     await memory.aflush()
     assert [item.text for item in store.search(("users", "alice"))] == ["Call me Ally."]
+
+
+async def test_a_streamed_session_is_stored_too(store, recording_llm):
+    engine = SimpleChatEngine.from_defaults(
+        llm=recording_llm(), memory=memvault_memory(store, user_id="alice", session_id="s1")
+    )
+    response = engine.stream_chat("I am allergic to peanuts.")
+    "".join(response.response_gen)
+    response = await engine.astream_chat("I live in Porto.")
+    [token async for token in response.async_response_gen()]
+
+    assert {item.text for item in store.search(("users", "alice"))} == {
+        "I am allergic to peanuts.",
+        "I live in Porto.",
+    }
