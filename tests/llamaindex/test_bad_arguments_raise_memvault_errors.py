@@ -7,7 +7,7 @@ from llama_index.memory.memvault import (
     memvault_memory,
 )
 
-from memvault import InvalidArgumentError, MemvaultError
+from memvault import InvalidArgumentError, InvalidFilterError, MemvaultError
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,10 @@ def test_the_model_writing_an_empty_fact_gets_a_memvault_error(store):
     (remember,) = MemvaultToolSpec(store, user_id="a").to_tool_list(["remember"])
     with pytest.raises(MemvaultError, match="text"):
         remember.fn(text="   ")
+
+
+def test_a_bad_filter_fails_when_built(store):
+    with pytest.raises(InvalidFilterError):
+        memvault_memory(store, user_id="a", filter={"kind": {"$near": "fact"}})
+    with pytest.raises(InvalidFilterError):
+        MemvaultRetriever(store, user_id="a", filter=["kind"])

@@ -25,6 +25,7 @@ from memvault import (
     format_memories,
     resolve_namespace,
 )
+from memvault.filters import normalize_filter
 
 DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
 """Default namespace template: one namespace per user, shared by all of that user's sessions."""
@@ -43,11 +44,10 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     On every ``Memory.get``/``aget`` the block recalls up to ``k`` memories for the latest user
     message (with text), leaving out memories that repeat a message already in the history, and
     returns them as memvault's fenced block (:func:`memvault.format_memories`), which ``Memory``
-    puts into the system message. Messages
-    given to the block (``Memory`` hands over those it flushes out of short-term memory, and
-    :class:`~llama_index.memory.memvault.MemvaultMemory` every finished turn) are stored: by
-    default each message of a role in ``roles`` as one item, with a ``FactExtractor`` the facts
-    it draws from them instead.
+    puts into the system message. Messages given to the block (``Memory`` hands over those it
+    flushes out of short-term memory, :class:`~llama_index.memory.memvault.MemvaultMemory` every
+    finished turn) are stored: by default each message of a role in ``roles`` as one item, with
+    a ``FactExtractor`` the facts it draws from them instead.
 
     The namespace is ``namespace`` (a template) resolved with ``user_id`` and the ``Memory``'s
     ``session_id``, so ``("users", "{user_id}")`` shares memories across a user's sessions and
@@ -77,6 +77,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     Raises:
         InvalidArgumentError: If ``store`` is not a memory store, or ``k``/``priority``/``roles``
             is out of range.
+        InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is missing (e.g. ``user_id``).
 
     """
@@ -130,7 +131,8 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             raise InvalidArgumentError(
                 f"extractor must be a memvault FactExtractor, got {type(extractor).__name__}"
             )
-        # Fail now, not at the first turn, when the template needs a value that is not given.
+        # Fail now, not at the first turn, on a bad filter or a template value not given.
+        normalize_filter(filter)
         resolve_namespace(namespace, {"user_id": user_id, "session_id": "session"})
         super().__init__(
             store=store,

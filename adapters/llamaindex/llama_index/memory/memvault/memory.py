@@ -124,7 +124,8 @@ def memvault_memory(
         The memory; its memvault block is ``memory.memory_blocks[0]``.
 
     Raises:
-        InvalidArgumentError, InvalidNamespaceError: As :class:`MemvaultMemoryBlock` raises them.
+        InvalidArgumentError, InvalidFilterError, InvalidNamespaceError: As
+            :class:`MemvaultMemoryBlock` raises them.
 
     """
     block = MemvaultMemoryBlock(

@@ -11,6 +11,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from llama_index.memory.memvault.block import DEFAULT_NAMESPACE
 
 from memvault import InvalidArgumentError, MemoryItem, format_namespace_path, resolve_namespace
+from memvault.filters import normalize_filter
 
 
 def _node(item: MemoryItem) -> NodeWithScore:
@@ -50,6 +51,7 @@ class MemvaultRetriever(BaseRetriever):
 
     Raises:
         InvalidArgumentError: If ``k`` is not a positive int.
+        InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is not given.
 
     """
@@ -67,6 +69,7 @@ class MemvaultRetriever(BaseRetriever):
     ) -> None:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidArgumentError(f"k must be an int >= 1, got {k!r}")
+        normalize_filter(filter)
         self.store = store
         self.namespace = resolve_namespace(
             namespace, {"user_id": user_id, "session_id": session_id}
