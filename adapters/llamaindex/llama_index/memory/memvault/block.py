@@ -35,7 +35,7 @@ _FENCE_OPEN = re.compile(r"^`{3,}memories$")
 
 def _message_key(session_id: str | None, role: str, text: str) -> str:
     digest = hashlib.sha256(f"{session_id}\x00{role}\x00{text}".encode()).hexdigest()
-    return f"msg-{digest[:16]}"
+    return f"turn-{digest[:16]}"
 
 
 class MemvaultMemoryBlock(BaseMemoryBlock[str]):
@@ -53,9 +53,10 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     ``session_id``, so ``("users", "{user_id}")`` shares memories across a user's sessions and
     ``("sessions", "{session_id}")`` keeps them per session.
 
-    Raw messages are stored as ``{"text": str, "role": str, "kind": "message", "session_id":
-    str}`` under a key hashed from session, role and text, so storing the same message twice
-    updates it in place. Facts are stored as :meth:`memvault.FactExtractor.save` stores them.
+    Raw messages are stored as ``{"text": str, "role": str, "kind": "turn", "session_id":
+    str}`` (the shape ``langchain-memvault`` gives turns) under a key hashed from session, role
+    and text, so storing the same message twice updates it in place. Facts are stored as
+    :meth:`memvault.FactExtractor.save` stores them.
 
     Args:
         store: A :class:`memvault.MemoryStore`.
@@ -211,7 +212,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         for message in messages:
             role, text = MessageRole(message.role).value, message_text(message)
             if role in self.roles and text:
-                value: dict[str, Any] = {"text": text, "role": role, "kind": "message"}
+                value: dict[str, Any] = {"text": text, "role": role, "kind": "turn"}
                 if session_id is not None:
                     value["session_id"] = session_id
                 items.append((_message_key(session_id, role, text), value))
