@@ -12,7 +12,9 @@ All items live in one cosine-distance collection. Each record's Chroma metadata 
   ``$ne``/``$nin`` otherwise match records that lack the field).
 
 Chroma's own default embedding function downloads a model, so it is never used: the store
-always passes embeddings.
+always passes embeddings. No Chroma ``documents`` are stored (the text is inside ``mv.value``),
+which spares Chroma's own full-text index on every write; memvault's lexical index lives
+beside the collection (:attr:`ChromaBackend.lexical_path`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from memvault.backends.base import Clauses, Record
 from memvault.namespace import Namespace
@@ -161,27 +165,48 @@ class ChromaBackend:
         )
         self.max_batch = int(client.get_max_batch_size())
 
+    @property
+    def lexical_path(self) -> Path | None:
+        """Where the store keeps its lexical index for this collection.
+
+        A SQLite file in the Chroma folder, or None (kept in memory) for a client passed in.
+        """
+        if self.path is None:
+            return None
+        return self.path / f"{self.collection.name}.lexical.sqlite3"
+
     def upsert(self, records: Sequence[Record], embeddings: Sequence[Sequence[float]]) -> None:
         """Insert or replace records by id, in batches of the client's ``max_batch_size``.
 
-        Chroma merges the metadata of an upsert into the existing record's, so keys an old
-        value had and the new one lacks are set to None, which removes them.
+        New ids go through Chroma's ``add`` (its fast path) and only ids already present
+        through ``upsert``. Chroma merges the metadata of an upsert into the existing record's,
+        so keys an old value had and the new one lacks are set to None, which removes them.
         """
+        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
         for start in range(0, len(records), self.max_batch):
             chunk = records[start : start + self.max_batch]
             ids = [r.id for r in chunk]
             metadatas = [_metadata(r) for r in chunk]
+            rows = vectors[start : start + len(chunk)]
             old = self.collection.get(ids=ids, include=["metadatas"])
             stale = {i: set(m or ()) for i, m in zip(old["ids"], old["metadatas"])}
-            for record_id, metadata in zip(ids, metadatas):
-                for name in stale.get(record_id, set()) - metadata.keys():
-                    metadata[name] = None
-            self.collection.upsert(
-                ids=ids,
-                embeddings=[list(map(float, e)) for e in embeddings[start : start + len(chunk)]],
-                documents=[r.value["text"] for r in chunk],
-                metadatas=metadatas,
-            )
+            fresh = [j for j, i in enumerate(ids) if i not in stale]
+            if fresh:
+                self.collection.add(
+                    ids=[ids[j] for j in fresh],
+                    embeddings=rows[fresh],
+                    metadatas=[metadatas[j] for j in fresh],
+                )
+            again = [j for j, i in enumerate(ids) if i in stale]
+            if again:
+                for j in again:
+                    for name in stale[ids[j]] - metadatas[j].keys():
+                        metadatas[j][name] = None
+                self.collection.upsert(
+                    ids=[ids[j] for j in again],
+                    embeddings=rows[again],
+                    metadatas=[metadatas[j] for j in again],
+                )
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""

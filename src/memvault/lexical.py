@@ -1,0 +1,335 @@
+"""The lexical (BM25) index kept beside the vector index, on SQLite FTS5.
+
+SQLite's FTS5 extension (standard library ``sqlite3``) ranks with Okapi BM25 (Robertson et al.,
+TREC-3, 1994) over words lower-cased, accent-folded (``unicode61``) and Porter-stemmed. The index
+holds each live record (its id, namespace, times and value as JSON) and the text the store
+indexed for it, so a lexical search applies the namespace prefix, liveness and metadata filters
+itself, exactly as the backends do.
+
+Keeping the two indexes in step: the backend is the source of truth. Before each backend write
+the store marks the ids as *pending* here (committed), then writes the backend, then updates this
+index and clears the marks in one transaction. A crash in between leaves marks behind, and
+:meth:`LexicalIndex.repair` (run when a store opens) re-reads those ids from the backend. An
+index file that is new, or was never filled, is rebuilt from the whole backend.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from memvault.backends.base import Backend, Clauses, Record
+from memvault.filters import matches
+from memvault.namespace import Namespace
+
+STOPWORDS = frozenset(
+    """a about after again all also am an and any are as at be been before being both but by
+    can could did do does doing don down during each ever few for from had has have having he
+    her here hers him his how i if in into is it its just me more most my no nor not now of off
+    on once only or other our ours out over own same she should so some such than that the their
+    theirs them then there these they this those through to too under until up very was we were
+    what when where which while who whom whose why will with would you your yours""".split()  # noqa: SIM905
+)
+"""English function words dropped from queries (kept when a query has nothing else)."""
+
+_WORD = re.compile(r"\w+")
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    ns TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    expires REAL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+_REBUILD_CHUNK = 2000
+
+
+def match_query(query: str) -> str | None:
+    """An FTS5 ``MATCH`` expression for a natural-language query: any of its words (OR).
+
+    Function words (:data:`STOPWORDS`) are left out unless nothing else is left; each word is
+    quoted, so FTS5 syntax in the query (``AND``, ``*``, ``:``, quotes) is taken literally.
+
+    Args:
+        query: The user's query.
+
+    Returns:
+        The expression, or ``None`` if the query has no words.
+    """
+    words = [w.lower() for w in _WORD.findall(query)]
+    kept = [w for w in words if w not in STOPWORDS] or words
+    if not kept:
+        return None
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(kept))
+
+
+def _ns_key(namespace: Namespace) -> str:
+    """A namespace as a string whose prefixes are exactly the namespace's prefixes.
+
+    Each segment is JSON-quoted (which escapes every control character) and closed by the unit
+    separator U+001F, so ``("a",)`` is a string prefix of ``("a", "b")`` but not of ``("ab",)``.
+    """
+    return "".join(json.dumps(segment, ensure_ascii=False) + "\x1f" for segment in namespace)
+
+
+class LexicalIndex:
+    """A persistent, incremental BM25 index of records on SQLite FTS5 (see the module docstring).
+
+    Thread-safe: one connection, used under a lock.
+
+    Args:
+        path: The SQLite file (created if missing), or ``None`` for an index in memory that
+            :meth:`repair` fills from the backend.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        target = str(self.path) if self.path is not None else ":memory:"
+        self._db = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            if self.path is not None:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(_SCHEMA)
+
+    # -- upkeep ---------------------------------------------------------------------------
+
+    def repair(self, backend: Backend) -> int:
+        """Bring the index in step with ``backend``, the source of truth.
+
+        A never-filled index is rebuilt from every record of the backend; otherwise only the
+        ids left pending by an interrupted write are re-read.
+
+        Args:
+            backend: The store's backend.
+
+        Returns:
+            How many records were re-read from the backend.
+        """
+        with self._lock:
+            built = self._db.execute("SELECT 1 FROM meta WHERE name = 'built'").fetchone()
+            pending = [row[0] for row in self._db.execute("SELECT id FROM pending")]
+        if built is None:
+            return self._rebuild(backend)
+        if not pending:
+            return 0
+        found = [r for r in backend.get(pending) if r is not None]
+        present = {r.id for r in found}
+        with self._lock, self._transaction():
+            self._delete_rows([i for i in pending if i not in present])
+            self._write_rows(found, [indexed_text(r.value) for r in found])
+            self._db.execute("DELETE FROM pending")
+        return len(pending)
+
+    def _rebuild(self, backend: Backend) -> int:
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM items")
+            self._db.execute("DELETE FROM docs")
+        count = 0
+        chunk: list[Record] = []
+        for record in backend.scan((), now=None):
+            chunk.append(record)
+            if len(chunk) >= _REBUILD_CHUNK:
+                count += self._append(chunk)
+                chunk = []
+        count += self._append(chunk)
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM pending")
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('built', '1')")
+        return count
+
+    def _append(self, records: list[Record]) -> int:
+        with self._lock, self._transaction():
+            self._write_rows(records, [indexed_text(r.value) for r in records])
+        return len(records)
+
+    def mark_pending(self, ids: Sequence[str]) -> None:
+        """Record that a backend write of ``ids`` is about to happen (committed at once)."""
+        with self._lock, self._transaction():
+            self._db.executemany("INSERT OR IGNORE INTO pending VALUES (?)", [(i,) for i in ids])
+
+    def upsert(self, records: Sequence[Record], texts: Sequence[str]) -> None:
+        """Index records (replacing any with the same id) and clear their pending marks.
+
+        Args:
+            records: The records just written to the backend.
+            texts: The indexed text of each record, as :func:`indexed_text` gives it.
+        """
+        with self._lock, self._transaction():
+            self._write_rows(records, texts)
+            self._db.executemany("DELETE FROM pending WHERE id = ?", [(r.id,) for r in records])
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove records by id (absent ids are ignored) and clear their pending marks."""
+        with self._lock, self._transaction():
+            self._delete_rows(ids)
+            self._db.executemany("DELETE FROM pending WHERE id = ?", [(i,) for i in ids])
+
+    def _write_rows(self, records: Sequence[Record], texts: Sequence[str]) -> None:
+        for record, text in zip(records, texts):
+            self._delete_rows([record.id])
+            cursor = self._db.execute(
+                "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.id,
+                    _ns_key(record.namespace),
+                    json.dumps(list(record.namespace), ensure_ascii=False),
+                    record.key,
+                    json.dumps(record.value, ensure_ascii=False),
+                    record.created_at,
+                    record.updated_at,
+                    record.expires_at,
+                ),
+            )
+            self._db.execute(
+                "INSERT INTO docs (rowid, body) VALUES (?, ?)", (cursor.lastrowid, text)
+            )
+
+    def _delete_rows(self, ids: Iterable[str]) -> None:
+        for record_id in ids:
+            row = self._db.execute("SELECT rowid FROM items WHERE id = ?", (record_id,)).fetchone()
+            if row is not None:
+                self._db.execute("DELETE FROM docs WHERE rowid = ?", row)
+                self._db.execute("DELETE FROM items WHERE rowid = ?", row)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get(self, ids: Sequence[str]) -> list[Record | None]:
+        """Records by id as last indexed (expired ones included), ``None`` where absent."""
+        found: dict[str, Record] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    "SELECT id, namespace, key, value, created, updated, expires FROM items "
+                    f"WHERE id IN ({marks})",
+                    chunk,
+                )
+                found.update((row[0], _record(row[1:])) for row in rows)
+        return [found.get(i) for i in ids]
+
+    def search(
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        offset: int = 0,
+    ) -> list[tuple[Record, float]]:
+        """Live records under ``prefix`` matching ``clauses``, best BM25 match first.
+
+        Args:
+            query: Natural-language query (see :func:`match_query`).
+            prefix: Namespace prefix; ``()`` covers all.
+            clauses: Filter clauses from :func:`memvault.filters.normalize_filter`.
+            now: Unix seconds; records expired by then are left out.
+            limit: Most records to return.
+            offset: Records to skip first.
+
+        Returns:
+            ``(record, score)`` pairs; the score is FTS5's BM25 relevance negated, so higher is
+            better and it is ``> 0``.
+        """
+        expression = match_query(query)
+        if expression is None:
+            return []
+        sql = (
+            "SELECT i.namespace, i.key, i.value, i.created, i.updated, i.expires, bm25(docs) "
+            "FROM docs JOIN items i ON i.rowid = docs.rowid WHERE docs MATCH ? "
+            "AND (i.expires IS NULL OR i.expires > ?)"
+        )
+        params: list[Any] = [expression, now]
+        if prefix:
+            key = _ns_key(prefix)
+            sql += " AND substr(i.ns, 1, ?) = ?"
+            params += [len(key), key]
+        sql += " ORDER BY bm25(docs)"
+        if not clauses:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        with self._lock:
+            rows = self._db.execute(sql, params)
+            hits = self._take(rows, clauses, limit + (offset if clauses else 0))
+        return hits[offset:] if clauses else hits
+
+    @staticmethod
+    def _take(rows: Iterator[tuple[Any, ...]], clauses: Clauses, wanted: int) -> list:
+        hits: list[tuple[Record, float]] = []
+        for row in rows:
+            record = _record(row[:6])
+            if clauses and not matches(record.value, clauses):
+                continue
+            hits.append((record, -float(row[6])))
+            if len(hits) >= wanted:
+                break
+        return hits
+
+    def close(self) -> None:
+        """Close the SQLite connection; the index is unusable afterwards."""
+        with self._lock:
+            self._db.close()
+
+
+class _Transaction:
+    """``with`` block around one SQLite transaction: committed on success, else rolled back."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN")
+
+    def __exit__(self, kind: type | None, *rest: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _record(row: Sequence[Any]) -> Record:
+    namespace, key, value, created, updated, expires = row
+    return Record(
+        namespace=tuple(json.loads(namespace)),
+        key=key,
+        value=json.loads(value),
+        created_at=created,
+        updated_at=updated,
+        expires_at=expires,
+    )
+
+
+def indexed_text(value: dict[str, Any]) -> str:
+    """The text the store embeds and indexes for a value.
+
+    ``value["text"]``, followed on a new line by ``value["context"]`` when that is a non-empty
+    string: words that help find the item without being part of what it says, such as the
+    neighbouring turns of a conversation (see :mod:`memvault.conversations`).
+
+    Args:
+        value: A valid store value.
+
+    Returns:
+        The text to embed and index.
+    """
+    context = value.get("context")
+    if isinstance(context, str) and context.strip():
+        return f"{value['text']}\n{context}"
+    return value["text"]
