@@ -1,11 +1,13 @@
 """Agent tools over one memvault namespace: remember, recall, forget, list."""
 
+import inspect
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.bridge.pydantic import BaseModel, Field
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from llama_index.core.tools.types import ToolMetadata
 from llama_index.memory.memvault.block import DEFAULT_NAMESPACE
 
 from memvault import InvalidArgumentError, MemoryItem, fact_key, resolve_namespace
@@ -95,11 +97,21 @@ class MemvaultToolSpec(BaseToolSpec):
             namespace, {"user_id": user_id, "session_id": session_id}
         )
 
-    def get_fn_schema_from_fn_name(
+    def get_metadata_from_fn_name(
         self, fn_name: str, spec_functions: Any = None
-    ) -> type[BaseModel] | None:
-        """Return the argument model of a tool, with field descriptions (``BaseToolSpec`` hook)."""
-        return _SCHEMAS.get(fn_name)
+    ) -> ToolMetadata | None:
+        """Return a tool's name, schema and description (``BaseToolSpec`` hook).
+
+        The description the model reads is the method's signature and first docstring
+        paragraph; the arguments are described in the schema.
+        """
+        schema = _SCHEMAS.get(fn_name)
+        if schema is None:
+            return None
+        method = getattr(self, fn_name)
+        summary = inspect.cleandoc(method.__doc__ or "").split("\n\n")[0]
+        description = f"{fn_name}{inspect.signature(method)}\n{summary}"
+        return ToolMetadata(name=fn_name, description=description, fn_schema=schema)
 
     # -- remember -------------------------------------------------------------------------
 
