@@ -11,13 +11,20 @@ Two shapes are read:
   ``dia_id`` and ``text``, and ``session_N_date_time`` such as ``"1:56 pm on 8 May, 2023"``
   (also when wrapped as ``{"conversation": {...}, "qa": [...]}``). A shared photo's
   ``blip_caption`` is appended to the turn's text.
+
+Each turn of a LoCoMo conversation also gets a ``context`` (:func:`with_context`; call it on
+chat-message turns too if wanted): the session's date and the neighbouring turns (one before,
+one after, within the same session), each as ``speaker: text``. The store embeds and indexes it
+with the text (see :func:`memvault.lexical.indexed_text`), which is how a short reply such as
+"Yes, last Friday!" is still found by what it answers; on the LoCoMo benchmark this lifted
+recall@10 of hybrid search from 0.59 to 0.77 (``bench/README.md``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -26,6 +33,8 @@ from memvault.errors import ImportFormatError
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
+CONTEXT_TURNS = 1
+"""Neighbouring turns on each side that go into a turn's ``context``."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,8 @@ class Turn:
         session: LoCoMo session number, else None.
         session_date: The session's date as written in the file, else None.
         timestamp: When it was said, Unix seconds (UTC), if known.
+        context: Text that helps find the turn without being part of it: the session date
+            and the neighbouring turns as ``speaker: text`` lines (see :func:`with_context`).
     """
 
     key: str
@@ -50,9 +61,10 @@ class Turn:
     session: int | None = None
     session_date: str | None = None
     timestamp: float | None = None
+    context: str | None = None
 
     def value(self) -> dict[str, Any]:
-        """The turn as a store value: ``text`` plus the known fields as filterable metadata."""
+        """The turn as a store value: ``text``, ``context`` and the known fields as metadata."""
         fields = {
             "text": self.text,
             "speaker": self.speaker,
@@ -60,8 +72,29 @@ class Turn:
             "session": self.session,
             "session_date": self.session_date,
             "timestamp": self.timestamp,
+            "context": self.context,
         }
         return {name: value for name, value in fields.items() if value is not None}
+
+
+def with_context(turns: list[Turn], *, neighbours: int = CONTEXT_TURNS) -> list[Turn]:
+    """Give each turn its ``context``: session date and neighbouring turns of its session.
+
+    Args:
+        turns: Turns in conversation order.
+        neighbours: Turns taken on each side, ``>= 0``; turns of another session are not taken.
+
+    Returns:
+        New turns, the same but with ``context`` set to lines ``session_date`` (when known),
+        then ``speaker: text`` for each turn of the window, the turn itself included.
+    """
+    out = []
+    for i, turn in enumerate(turns):
+        window = turns[max(0, i - neighbours) : i + neighbours + 1]
+        lines = [turn.session_date] if turn.session_date else []
+        lines += [f"{t.speaker}: {t.text}" for t in window if t.session == turn.session]
+        out.append(replace(turn, context="\n".join(lines)))
+    return out
 
 
 def _fail(source: str, problem: str) -> ImportFormatError:
@@ -181,7 +214,7 @@ def load_conversation(path: str | Path) -> list[Turn]:
         path: A ``.json`` or ``.jsonl`` file.
 
     Returns:
-        The turns in file order.
+        The turns in file order; LoCoMo turns with their ``context`` (see :func:`with_context`).
 
     Raises:
         ImportFormatError: If the file is missing, not JSON, or of no known shape; the message
@@ -203,7 +236,7 @@ def load_conversation(path: str | Path) -> list[Turn]:
     if isinstance(data, dict) and isinstance(data.get("conversation"), dict):
         data = data["conversation"]
     if isinstance(data, dict) and "speaker_a" in data:
-        turns = parse_locomo(data, source=source)
+        turns = with_context(parse_locomo(data, source=source))
     elif isinstance(data, dict) and "messages" in data:
         turns = parse_messages(data["messages"], source=source)
     elif isinstance(data, list):

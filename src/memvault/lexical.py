@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS items (
     updated REAL NOT NULL,
     expires REAL
 );
+CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
+CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -227,6 +229,55 @@ class LexicalIndex:
                 found.update((row[0], _record(row[1:])) for row in rows)
         return [found.get(i) for i in ids]
 
+    @staticmethod
+    def _where(prefix: Namespace, now: float) -> tuple[str, list[Any]]:
+        """SQL conditions (on table alias ``i``) for liveness at ``now`` and a namespace prefix."""
+        sql = "(i.expires IS NULL OR i.expires > ?)"
+        params: list[Any] = [now]
+        if prefix:
+            key = _ns_key(prefix)
+            sql += " AND i.ns >= ? AND i.ns < ?"
+            params += [key, key + "\U0010ffff"]
+        return sql, params
+
+    def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
+        """The distinct namespaces of live records under ``prefix``, in no set order."""
+        condition, params = self._where(prefix, now)
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT DISTINCT i.namespace FROM items i WHERE {condition}", params
+            ).fetchall()
+        return [tuple(json.loads(row[0])) for row in rows]
+
+    def count(self, prefix: Namespace, *, now: float) -> int:
+        """How many live records lie under ``prefix``."""
+        condition, params = self._where(prefix, now)
+        with self._lock:
+            return self._db.execute(
+                f"SELECT count(*) FROM items i WHERE {condition}", params
+            ).fetchone()[0]
+
+    def recent(
+        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+    ) -> list[Record]:
+        """Live records under ``prefix`` matching ``clauses``, most recently updated first.
+
+        Ties go by id, as the backends order a search without a query.
+        """
+        condition, params = self._where(prefix, now)
+        sql = (
+            "SELECT i.namespace, i.key, i.value, i.created, i.updated, i.expires, 0 FROM items i "
+            f"WHERE {condition} ORDER BY i.updated DESC, i.id"
+        )
+        if not clauses:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        with self._lock:
+            hits = self._take(
+                self._db.execute(sql, params), clauses, limit + (offset if clauses else 0)
+            )
+        return [record for record, _ in (hits[offset:] if clauses else hits)]
+
     def search(
         self,
         query: str,
@@ -254,17 +305,13 @@ class LexicalIndex:
         expression = match_query(query)
         if expression is None:
             return []
+        condition, params = self._where(prefix, now)
         sql = (
             "SELECT i.namespace, i.key, i.value, i.created, i.updated, i.expires, bm25(docs) "
-            "FROM docs JOIN items i ON i.rowid = docs.rowid WHERE docs MATCH ? "
-            "AND (i.expires IS NULL OR i.expires > ?)"
+            f"FROM docs JOIN items i ON i.rowid = docs.rowid WHERE docs MATCH ? AND {condition} "
+            "ORDER BY bm25(docs)"
         )
-        params: list[Any] = [expression, now]
-        if prefix:
-            key = _ns_key(prefix)
-            sql += " AND substr(i.ns, 1, ?) = ?"
-            params += [len(key), key]
-        sql += " ORDER BY bm25(docs)"
+        params = [expression, *params]
         if not clauses:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]

@@ -360,10 +360,10 @@ class MemoryStore:
         _check_mode(mode)
         now = time.time()
         if not (query and query.strip()):
-            hits = self.backend.query(
-                prefix, embedding=None, clauses=clauses, now=now, limit=limit, offset=offset
+            found = self.lexical.recent(
+                prefix, clauses=clauses, now=now, limit=limit, offset=offset
             )
-            return [_item(record, score) for record, score in hits]
+            return [_item(record) for record in found]
         if mode == "lexical":
             found = self.lexical.search(
                 query, prefix, clauses=clauses, now=now, limit=limit, offset=offset
@@ -418,8 +418,7 @@ class MemoryStore:
         if max_depth is not None:
             _check_count(max_depth, "max_depth", minimum=1)
         found = set()
-        for record in self.backend.scan(start, now=time.time()):
-            namespace = record.namespace
+        for namespace in self.lexical.namespaces(start, now=time.time()):
             if end and namespace[len(namespace) - len(end) :] != end:
                 continue
             found.add(namespace[:max_depth] if max_depth is not None else namespace)
@@ -432,7 +431,7 @@ class MemoryStore:
             InvalidNamespaceError: On a bad prefix.
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
-        return sum(1 for _ in self.backend.scan(prefix, now=time.time()))
+        return self.lexical.count(prefix, now=time.time())
 
     # -- upkeep ---------------------------------------------------------------------------
 

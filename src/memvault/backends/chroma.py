@@ -2,8 +2,8 @@
 
 All items live in one cosine-distance collection. Each record's Chroma metadata holds:
 
-- ``mv.ns`` (the namespace as a JSON array), ``mv.ns.0``, ``mv.ns.1``, ... (one entry per segment,
-  so a namespace prefix is an exact ``$eq`` per segment) and ``mv.key``;
+- ``mv.ns`` (the namespace as a JSON array), ``mv.ns.1``, ``mv.ns.2``, ... (the JSON array of
+  its first 1, 2, ... segments, so a namespace prefix is one selective ``$eq``) and ``mv.key``;
 - ``mv.created``, ``mv.updated``, ``mv.expires`` (Unix seconds; "never" is stored as
   :data:`NEVER` so that liveness is one ``$gt`` clause inside the query);
 - ``mv.value``, the whole value as JSON, so it round-trips exactly;
@@ -73,7 +73,12 @@ def _metadata(record: Record) -> dict[str, Any]:
         "mv.expires": NEVER if record.expires_at is None else record.expires_at,
         "mv.value": json.dumps(record.value, ensure_ascii=False),
     }
-    metadata.update({f"mv.ns.{i}": segment for i, segment in enumerate(record.namespace)})
+    metadata.update(
+        {
+            f"mv.ns.{depth}": json.dumps(list(record.namespace[:depth]), ensure_ascii=False)
+            for depth in range(1, len(record.namespace) + 1)
+        }
+    )
     metadata.update({f"u.{name}": value for name, value in fields.items()})
     if fields:
         metadata["mv.fields"] = sorted(fields)
@@ -116,9 +121,9 @@ def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
 
 def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
     """The Chroma ``where`` for a namespace prefix, filter clauses and liveness at ``now``."""
-    parts: list[dict[str, Any]] = [
-        {f"mv.ns.{i}": {"$eq": segment}} for i, segment in enumerate(prefix)
-    ]
+    parts: list[dict[str, Any]] = []
+    if prefix:
+        parts.append({f"mv.ns.{len(prefix)}": json.dumps(list(prefix), ensure_ascii=False)})
     if now is not None:
         parts.append({"mv.expires": {"$gt": now}})
     parts.extend(_clause(*clause) for clause in clauses)
@@ -236,21 +241,37 @@ class ChromaBackend:
         """Live matching records, nearest first or most recently updated first.
 
         With an embedding the score is ``1 - cosine distance``; without, it is None.
+
+        Every nearest-neighbour query carries a ``where``, which makes Chroma search exactly.
+        With a namespace prefix and no filter it first runs on the prefix alone (a liveness
+        clause that nearly every record matches makes Chroma materialise them all); only if an
+        expired record came back does it run again with liveness inside the query, so ``limit``
+        live hits still come back when they exist. (Dropping liveness beside filter clauses
+        made Chroma 1.5.9 return records that fail ``$ne`` in the contract state machine.)
         """
-        condition = where(prefix, clauses, now)
         if embedding is None:
-            records = list(self._pages(condition))
+            records = list(self._pages(where(prefix, clauses, now)))
             records.sort(key=lambda r: (-r.updated_at, r.id))
             return [(r, None) for r in records[offset : offset + limit]]
+        vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
+        narrowed = where(prefix, [], None) if prefix and not clauses else None
+        hits = self._nearest(vector, narrowed or where(prefix, clauses, now), offset + limit)
+        if narrowed and any(not record.live(now) for record, _ in hits):
+            hits = self._nearest(vector, where(prefix, clauses, now), offset + limit)
+        return hits[offset:]
+
+    def _nearest(
+        self, vector: np.ndarray, condition: dict[str, Any] | None, n: int
+    ) -> list[tuple[Record, float | None]]:
         found = self.collection.query(
-            query_embeddings=[list(map(float, embedding))],
-            n_results=offset + limit,
+            query_embeddings=vector,
+            n_results=n,
             where=condition,
             include=["metadatas", "distances"],
         )
         hits = [(_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])]
         hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
-        return hits[offset:]
+        return hits
 
     def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
         offset = 0

@@ -1,0 +1,301 @@
+"""Evidence recall on LoCoMo (Maharana et al., ACL 2024): memvault against its peers.
+
+For each conversation: one namespace; every turn is stored through ``MemoryStore.put_many``
+(one call per session, with the session's date as the items' time and speaker/date as metadata,
+exactly as ``memvault.conversations.load_conversation`` reads the file). Then for every question
+with evidence, the top 20 are recalled and
+
+    recall@k = |top-k dia_ids ∩ evidence dia_ids| / |evidence|
+
+is averaged over questions, overall and per category, for k = 1, 5, 10, 20, with the latency
+of each recall call (p50/p95, ms).
+
+Peers, on the same turns with the same embedder (all-MiniLM-L6-v2 int8, each text embedded once
+per run and shared): raw Chroma (a collection queried with explicit embeddings), LangGraph
+``InMemoryStore`` with an index, LlamaIndex ``SimpleVectorStore`` (the store under
+``VectorMemoryBlock``), and BM25 (``bm25s``). Peers store what a user would hand them, the
+turn as ``speaker: text``; memvault stores ``Turn.value()`` (text plus the neighbouring-turn
+context it derives). Query embeddings are cached too, so latencies compare retrieval alone.
+
+Usage:
+    uv run python bench/locomo.py ../shared/data/locomo [--conversations N] [--out DIR]
+
+Prints one table, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from itertools import groupby
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cached_embedder import CachedEmbedder  # noqa: E402
+
+from memvault import MemoryStore  # noqa: E402
+from memvault.conversations import Turn, load_conversation  # noqa: E402
+
+KS = (1, 5, 10, 20)
+DEPTH = max(KS)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+Retriever = Callable[[str], list[str]]
+
+
+def evidence_ids(question: dict) -> set[str]:
+    """The dia_ids a question cites (some files join two in one string, "D8:6; D9:17")."""
+    return {m for item in question.get("evidence") or [] for m in re.findall(r"D\d+:\d+", item)}
+
+
+def peer_text(turn: Turn) -> str:
+    return f"{turn.speaker}: {turn.text}"
+
+
+# -- systems: each builder indexes one conversation and returns query -> ranked dia_ids -------
+
+
+def memvault_system(mode: str) -> Callable:
+    def build(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+        store = MemoryStore(workdir / f"memvault-{mode}", embedder=embedder)
+        namespace = ("locomo", turns[0].key.split(":")[0])
+        for _, session in groupby(turns, key=lambda t: t.session):
+            session = list(session)
+            store.put_many(
+                namespace, [(t.key, t.value()) for t in session], timestamp=session[0].timestamp
+            )
+
+        def recall(question: str) -> list[str]:
+            hits = store.search(namespace, query=question, limit=DEPTH, mode=mode)
+            return [hit.value["turn_id"] for hit in hits]
+
+        return recall
+
+    return build
+
+
+def chroma_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+    import chromadb
+    from chromadb.config import Settings
+
+    client = chromadb.PersistentClient(
+        str(workdir / "chroma"), settings=Settings(anonymized_telemetry=False)
+    )
+    collection = client.get_or_create_collection(
+        "locomo", embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+    )
+    collection.add(
+        ids=[t.turn_id for t in turns],
+        embeddings=embedder.array([peer_text(t) for t in turns]),
+        metadatas=[{"speaker": t.speaker, "date": t.session_date or ""} for t in turns],
+    )
+
+    def recall(question: str) -> list[str]:
+        found = collection.query(
+            query_embeddings=embedder.array([question]), n_results=min(DEPTH, len(turns))
+        )
+        return found["ids"][0]
+
+    return recall
+
+
+def langgraph_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+    from langgraph.store.memory import InMemoryStore
+
+    store = InMemoryStore(
+        index={"dims": embedder.dim, "embed": embedder.embed_documents, "fields": ["text"]}
+    )
+    for t in turns:
+        store.put(("locomo",), t.turn_id, {"text": peer_text(t), "date": t.session_date})
+
+    def recall(question: str) -> list[str]:
+        return [item.key for item in store.search(("locomo",), query=question, limit=DEPTH)]
+
+    return recall
+
+
+def llamaindex_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+    from llama_index.core.schema import TextNode
+    from llama_index.core.vector_stores import SimpleVectorStore, VectorStoreQuery
+
+    store = SimpleVectorStore()
+    vectors = embedder.array([peer_text(t) for t in turns])
+    store.add(
+        [
+            TextNode(id_=t.turn_id, text=peer_text(t), embedding=v.tolist())
+            for t, v in zip(turns, vectors)
+        ]
+    )
+
+    def recall(question: str) -> list[str]:
+        query = VectorStoreQuery(
+            query_embedding=embedder.array([question])[0].tolist(), similarity_top_k=DEPTH
+        )
+        return list(store.query(query).ids or [])
+
+    return recall
+
+
+def bm25_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+    import bm25s
+
+    retriever = bm25s.BM25()
+    corpus = [peer_text(t) for t in turns]
+    retriever.index(
+        bm25s.tokenize(corpus, stopwords="en", show_progress=False), show_progress=False
+    )
+
+    def recall(question: str) -> list[str]:
+        tokens = bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)
+        if not tokens[0]:
+            return []
+        found, _ = retriever.retrieve(tokens, k=min(DEPTH, len(turns)), show_progress=False)
+        return [turns[int(i)].turn_id for i in found[0]]
+
+    return recall
+
+
+SYSTEMS: dict[str, Callable] = {
+    "memvault": memvault_system("hybrid"),
+    "memvault dense": memvault_system("dense"),
+    "memvault lexical": memvault_system("lexical"),
+    "chroma": chroma_system,
+    "langgraph": langgraph_system,
+    "llamaindex": llamaindex_system,
+    "bm25s": bm25_system,
+}
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+
+def run(data: Path, *, conversations: int | None, systems: list[str]) -> dict:
+    """Score every system on the conversations in ``data``; returns the results dict."""
+    files = sorted(data.glob("*.json"))[:conversations]
+    if not files:
+        raise SystemExit(f"no LoCoMo *.json files in {data}")
+    embedder = CachedEmbedder()
+    scores = {s: defaultdict(list) for s in systems}
+    latency = {s: [] for s in systems}
+    ingest = dict.fromkeys(systems, 0.0)
+    questions = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, file in enumerate(files):
+            turns = load_conversation(file)
+            qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
+            questions += len(qa)
+            texts = [q["question"] for q in qa] + [peer_text(t) for t in turns]
+            embedder.warm(texts + [f"{t.text}\n{t.context}" for t in turns])
+            for system in systems:
+                workdir = Path(tmp) / f"{number}-{system.replace(' ', '-')}"
+                workdir.mkdir()
+                start = time.perf_counter()
+                recall = SYSTEMS[system](turns, embedder, workdir)
+                ingest[system] += time.perf_counter() - start
+                for q in qa:
+                    start = time.perf_counter()
+                    ranked = recall(q["question"])
+                    latency[system].append(time.perf_counter() - start)
+                    wanted = evidence_ids(q)
+                    for k in KS:
+                        got = len(set(ranked[:k]) & wanted) / len(wanted)
+                        scores[system][("all", k)].append(got)
+                        scores[system][(CATEGORIES.get(q["category"], "other"), k)].append(got)
+    results = {
+        "conversations": [f.stem for f in files],
+        "questions": questions,
+        "ks": list(KS),
+        "systems": {},
+    }
+    for system in systems:
+        groups = sorted({group for group, _ in scores[system]})
+        ms = np.array(latency[system]) * 1000
+        results["systems"][system] = {
+            "recall": {
+                group: {str(k): round(float(np.mean(scores[system][(group, k)])), 4) for k in KS}
+                for group in groups
+            },
+            "questions": {group: len(scores[system][(group, 1)]) for group in groups},
+            "latency_ms": {
+                "p50": round(float(np.percentile(ms, 50)), 3),
+                "p95": round(float(np.percentile(ms, 95)), 3),
+            },
+            "ingest_s": round(ingest[system], 3),
+        }
+    return results
+
+
+def table(results: dict) -> str:
+    """The results as a Markdown table: overall recall@k, then per-category recall@10."""
+    systems = results["systems"]
+    categories = [c for c in CATEGORIES.values() if c in next(iter(systems.values()))["recall"]]
+    head = ["system", *(f"R@{k}" for k in results["ks"]), *(f"R@10 {c}" for c in categories)]
+    head += ["p50 ms", "p95 ms"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, got in systems.items():
+        row = [name, *(f"{got['recall']['all'][str(k)]:.3f}" for k in results["ks"])]
+        row += [f"{got['recall'][c]['10']:.3f}" for c in categories]
+        row += [f"{got['latency_ms']['p50']:.2f}", f"{got['latency_ms']['p95']:.2f}"]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def chart(results: dict, path: Path) -> None:
+    """Draw recall@k by system as grouped bars into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    systems = list(results["systems"])
+    ks = results["ks"]
+    width = 0.8 / len(systems)
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    for i, name in enumerate(systems):
+        values = [results["systems"][name]["recall"]["all"][str(k)] for k in ks]
+        axes.bar(np.arange(len(ks)) + i * width, values, width, label=name)
+    axes.set_xticks(np.arange(len(ks)) + width * (len(systems) - 1) / 2)
+    axes.set_xticklabels([f"recall@{k}" for k in ks])
+    axes.set_ylim(0, 1)
+    axes.set_ylabel("evidence recall")
+    count = len(results["conversations"])
+    axes.set_title(
+        f"LoCoMo evidence recall, {count} conversations, {results['questions']} questions"
+    )
+    axes.legend(fontsize=8, ncol=2)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, help="folder of LoCoMo conversation *.json files")
+    parser.add_argument("--conversations", type=int, help="only the first N files (sorted)")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args(argv)
+    systems = [s.strip() for s in args.systems.split(",")]
+    unknown = set(systems) - set(SYSTEMS)
+    if unknown:
+        parser.error(f"unknown systems {sorted(unknown)}; choose from {list(SYSTEMS)}")
+    results = run(args.data, conversations=args.conversations, systems=systems)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
+    chart(results, args.out / "locomo.png")
+    print(f"{len(results['conversations'])} conversations, {results['questions']} questions")
+    print(table(results))
+    print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

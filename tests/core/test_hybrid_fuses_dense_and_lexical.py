@@ -1,0 +1,72 @@
+"""Hybrid search (the default) returns what either index finds, fused by reciprocal rank."""
+
+import pytest
+
+from memvault import FunctionEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
+from memvault.backends.base import Record
+from memvault.store import DEFAULT_SEARCH_MODE, LEXICAL_WEIGHT, RRF_K, fuse
+
+NS = ("users", "alice")
+# A scripted "semantic" embedder: texts about pets point one way, everything else another.
+PET_WORDS = ("dog", "puppy", "pet", "rex")
+
+
+def scripted(texts):
+    return [[1.0, 0.0] if any(w in t.lower() for w in PET_WORDS) else [0.0, 1.0] for t in texts]
+
+
+@pytest.fixture
+def store():
+    embedder = FunctionEmbedder(scripted, name="scripted-2d", dim=2)
+    with MemoryStore(backend=InMemoryBackend(), embedder=embedder) as store:
+        store.put(NS, "pet", {"text": "Alice adopted a puppy last spring"})
+        store.put(NS, "tea", {"text": "Alice drinks green tea"})
+        store.put(NS, "job", {"text": "Alice works as a nurse"})
+        yield store
+
+
+def test_hybrid_finds_what_only_one_index_finds(store):
+    # "pet" matches the embedding only (no shared word); "nurse" matches the words only.
+    query = "tell me about her pet and the nurse job"
+    assert store.search(NS, query=query, mode="lexical", limit=1)[0].key == "job"
+    assert store.search(NS, query=query, mode="dense", limit=1)[0].key == "pet"
+    top_two = {hit.key for hit in store.search(NS, query=query, limit=2)}
+    assert top_two == {"pet", "job"}
+
+
+def test_hybrid_is_the_default_and_scores_are_fused_ranks(store):
+    assert DEFAULT_SEARCH_MODE == "hybrid"
+    query = "green tea"
+    default = store.search(NS, query=query)
+    assert default == store.search(NS, query=query, mode="hybrid")
+    # Dense ties "job" and "tea" (both not about pets) and breaks the tie by id, so "tea" is
+    # 2nd there and 1st lexically: its score is 1/(k+2) + weight/(k+1).
+    assert default[0].key == "tea"
+    assert default[0].score == pytest.approx(1 / (RRF_K + 2) + LEXICAL_WEIGHT / (RRF_K + 1))
+
+
+def test_hybrid_pages_concatenate_to_the_full_ranking(store):
+    whole = [hit.key for hit in store.search(NS, query="alice", limit=3)]
+    pages = [
+        hit.key
+        for offset in range(3)
+        for hit in store.search(NS, query="alice", limit=1, offset=offset)
+    ]
+    assert pages == whole and sorted(whole) == ["job", "pet", "tea"]
+
+
+def test_bad_mode_is_named(store):
+    with pytest.raises(
+        InvalidArgumentError, match="mode must be one of 'hybrid', 'dense', 'lexical'"
+    ):
+        store.search(NS, query="tea", mode="bm25")
+
+
+def test_fuse_adds_weighted_reciprocal_ranks():
+    a, b, c = (Record(("n",), key, {"text": key}, 0.0, 0.0, None) for key in "abc")
+    fused = fuse([[(a, 0.9), (b, 0.5)], [(c, 7.0), (b, 3.0)]], [1.0, 2.0], k=10)
+    assert [(record.key, round(score, 4)) for record, score in fused] == [
+        ("b", round(1 / 12 + 2 / 12, 4)),
+        ("c", round(2 / 11, 4)),
+        ("a", round(1 / 11, 4)),
+    ]
