@@ -4,7 +4,8 @@ SQLite's FTS5 extension (standard library ``sqlite3``) ranks with Okapi BM25 (Ro
 TREC-3, 1994) over words lower-cased, accent-folded (``unicode61``) and Porter-stemmed. The index
 holds each live record (its id, namespace, times and value as JSON) and the text the store
 indexed for it, so a lexical search applies the namespace prefix, liveness and metadata filters
-itself, exactly as the backends do.
+itself, exactly as the backends do. A namespace prefix is also a word of an FTS5 column (see
+``_scope_token``), so at 100k+ items a search ranks only the items in its namespace.
 
 Keeping the two indexes in step: the backend is the source of truth. Before each backend write
 the store marks the ids as *pending* here (committed), then writes the backend, then updates this
@@ -15,6 +16,7 @@ index file that is new, or was never filled, is rebuilt from the whole backend.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sqlite3
@@ -52,7 +54,7 @@ CREATE TABLE IF NOT EXISTS items (
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(body, tokenize = 'porter unicode61');
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(scope, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -76,6 +78,20 @@ def match_query(query: str) -> str | None:
     if not kept:
         return None
     return " OR ".join(f'"{w}"' for w in dict.fromkeys(kept))
+
+
+def _scope_token(prefix: Namespace) -> str:
+    """One word naming a namespace prefix: ``ns`` and a BLAKE2b digest.
+
+    Each record's ``scope`` column holds the word of every prefix of its namespace, so a search
+    asks FTS5 for the prefix and the query words at once and ranks only the records in scope.
+    """
+    digest = hashlib.blake2b(_ns_key(prefix).encode(), digest_size=10).hexdigest()
+    return f"ns{digest}"
+
+
+def _scope(namespace: Namespace) -> str:
+    return " ".join(_scope_token(namespace[:depth]) for depth in range(1, len(namespace) + 1))
 
 
 def _ns_key(namespace: Namespace) -> str:
@@ -199,7 +215,8 @@ class LexicalIndex:
                 ),
             )
             self._db.execute(
-                "INSERT INTO docs (rowid, body) VALUES (?, ?)", (cursor.lastrowid, text)
+                "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
+                (cursor.lastrowid, _scope(record.namespace), text),
             )
 
     def _delete_rows(self, ids: Iterable[str]) -> None:
@@ -305,11 +322,14 @@ class LexicalIndex:
         expression = match_query(query)
         if expression is None:
             return []
+        expression = f"body : ({expression})"
+        if prefix:
+            expression = f"scope : {_scope_token(prefix)} AND {expression}"
         condition, params = self._where(prefix, now)
         sql = (
-            "SELECT i.namespace, i.key, i.value, i.created, i.updated, i.expires, bm25(docs) "
-            f"FROM docs JOIN items i ON i.rowid = docs.rowid WHERE docs MATCH ? AND {condition} "
-            "ORDER BY bm25(docs)"
+            "SELECT i.namespace, i.key, i.value, i.created, i.updated, i.expires, "
+            "bm25(docs, 0.0, 1.0) AS rank FROM docs JOIN items i ON i.rowid = docs.rowid "
+            f"WHERE docs MATCH ? AND {condition} ORDER BY rank"
         )
         params = [expression, *params]
         if not clauses:

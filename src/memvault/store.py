@@ -44,7 +44,7 @@ LEXICAL_WEIGHT = 2.0
 """Weight of the lexical list in hybrid fusion (the dense list weighs 1), from the LoCoMo
 benchmark, where BM25 alone beats MiniLM alone."""
 
-FUSION_POOL = 50
+FUSION_POOL = 30
 """Hybrid search fuses at least this many candidates from each index (more for deep pages)."""
 
 
@@ -370,21 +370,36 @@ class MemoryStore:
             )
             return [_item(record, score) for record, score in found]
         if mode == "dense":
-            embedding = self.embedder.embed_query(query)
-            hits = self.backend.query(
-                prefix, embedding=embedding, clauses=clauses, now=now, limit=limit, offset=offset
-            )
-            return [_item(record, score) for record, score in hits]
+            hits = self._dense(query, prefix, clauses, now, limit + offset)
+            return [_item(record, score) for record, score in hits[offset:]]
         pool = max(FUSION_POOL, limit + offset)
         lexical = self._pool.submit(
             self.lexical.search, query, prefix, clauses=clauses, now=now, limit=pool
         )
-        embedding = self.embedder.embed_query(query)
-        dense = self.backend.query(
-            prefix, embedding=embedding, clauses=clauses, now=now, limit=pool
-        )
+        dense = self._dense(query, prefix, clauses, now, pool)
         fused = fuse([dense, lexical.result()], [1.0, LEXICAL_WEIGHT])
         return [_item(record, score) for record, score in fused[offset : offset + limit]]
+
+    def _dense(
+        self, query: str, prefix: Namespace, clauses: list, now: float, limit: int
+    ) -> list[tuple[Record, float | None]]:
+        """The ``limit`` live records nearest to the query's embedding, with their scores.
+
+        A backend with a ``nearest`` method (ids and scores only, such as
+        :meth:`ChromaBackend.nearest <memvault.backends.chroma.ChromaBackend.nearest>`) is
+        asked for ids, and the records come from the lexical index, which holds them too; if
+        one has expired, the backend's full ``query`` answers instead.
+        """
+        embedding = self.embedder.embed_query(query)
+        nearest = getattr(self.backend, "nearest", None)
+        if nearest is not None:
+            found = nearest(prefix, embedding=embedding, clauses=clauses, limit=limit)
+            records = self.lexical.get([record_id for record_id, _ in found])
+            if all(r is not None and r.live(now) for r in records):
+                return [(r, score) for r, (_, score) in zip(records, found)]
+        return self.backend.query(
+            prefix, embedding=embedding, clauses=clauses, now=now, limit=limit
+        )
 
     def list_namespaces(
         self,

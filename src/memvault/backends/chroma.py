@@ -260,6 +260,38 @@ class ChromaBackend:
             hits = self._nearest(vector, where(prefix, clauses, now), offset + limit)
         return hits[offset:]
 
+    def nearest(
+        self, prefix: Namespace, *, embedding: Sequence[float], clauses: Clauses, limit: int
+    ) -> list[tuple[str, float]]:
+        """Ids of the records nearest to ``embedding``, liveness NOT applied, with scores.
+
+        For callers that hold the records themselves, as memvault's store does in its lexical
+        index: fetching only ids and distances from Chroma is much cheaper than its metadata.
+        The caller must check liveness and fall back to :meth:`query` if an id has expired.
+
+        Args:
+            prefix: Namespace prefix; ``()`` covers all (then liveness is applied after all,
+                since a ``where`` keeps Chroma's search exact).
+            embedding: Shape ``(dim,)``.
+            clauses: Filter clauses, applied inside the query.
+            limit: Most ids to return.
+
+        Returns:
+            ``(id, 1 - cosine distance)`` pairs, most similar first, ties by id.
+        """
+        import time
+
+        condition = where(prefix, clauses, None) or where(prefix, clauses, time.time())
+        found = self.collection.query(
+            query_embeddings=np.asarray(embedding, dtype=np.float32).reshape(1, -1),
+            n_results=limit,
+            where=condition,
+            include=["distances"],
+        )
+        hits = [(i, 1.0 - d) for i, d in zip(found["ids"][0], found["distances"][0])]
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
+        return hits
+
     def _nearest(
         self, vector: np.ndarray, condition: dict[str, Any] | None, n: int
     ) -> list[tuple[Record, float | None]]:

@@ -1,0 +1,486 @@
+"""Write throughput and read latency of memvault against raw Chroma and LangGraph's store.
+
+For each size N (memories spread evenly over 100 namespaces, each size in a fresh process so
+peak RSS is its own):
+
+- fill: every system is filled with the same N texts and the same precomputed vectors (real
+  all-MiniLM-L6-v2 embeddings of a pool of texts, plus small noise), so filling costs no
+  embedding and the timing is the store's own;
+- put throughput with real embedding (items/s): memvault ``put_many`` (batches of 100) and
+  ``put`` (one item) against the baseline "embed with the same MiniLM, then raw Chroma ``add``";
+  LangGraph ``InMemoryStore`` (whose index embeds on put) alongside;
+- search latency (p50/p95 ms) for a natural-language query in one namespace, query embedding
+  included: memvault ``search`` (default hybrid mode, and dense) against "embed the query, then
+  raw Chroma ``query`` with a ``where`` on the namespace", and LangGraph ``search``;
+- get latency by key, and list latency: the 10 newest items of a namespace (``search`` without
+  a query) and ``list_namespaces``;
+- ratios memvault / baseline from the same run.
+
+``--precomputed`` also takes query vectors from a lookup (no embedding cost at all) and leaves
+LangGraph out: the 1M run that shows how search and list cost grow with N.
+
+Usage:
+    uv run python bench/speed.py --sizes 1000,10000,100000
+    uv run python bench/speed.py --sizes 1000000 --precomputed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+NAMESPACES = 100
+NAMES = [
+    "Alice",
+    "Bob",
+    "Carol",
+    "Dave",
+    "Erin",
+    "Frank",
+    "Grace",
+    "Heidi",
+    "Ivan",
+    "Judy",
+    "Mallory",
+    "Oscar",
+    "Peggy",
+    "Rupert",
+    "Sybil",
+    "Trent",
+    "Victor",
+    "Walter",
+    "Yara",
+    "Zoe",
+]  # noqa: E501
+VERBS = [
+    "visited",
+    "painted",
+    "adopted",
+    "cooked",
+    "bought",
+    "repaired",
+    "learned",
+    "planned",
+    "photographed",
+    "sold",
+    "lost",
+    "found",
+    "borrowed",
+    "wrote",
+    "sang",
+    "climbed",
+]  # noqa: E501
+THINGS = [
+    "a red kayak",
+    "a sunrise over the lake",
+    "a rescue puppy",
+    "a lemon tart",
+    "a vintage guitar",
+    "an old bicycle",
+    "the pottery class",
+    "a trip to Norway",
+    "a garden shed",
+    "a jazz record",
+    "a chess set",
+    "a mountain trail",
+    "a sourdough loaf",
+    "a wool scarf",
+    "a paper lantern",
+    "a camping tent",
+]  # noqa: E501
+PLACES = [
+    "in Lisbon",
+    "at the lake house",
+    "in the city park",
+    "at work",
+    "at the farmers market",
+    "in Porto",
+    "at the beach",
+    "in the mountains",
+    "at home",
+    "at the museum",
+    "downtown",
+    "in Kyoto",
+]  # noqa: E501
+WHEN = [
+    "last Friday",
+    "in May",
+    "yesterday",
+    "two weeks ago",
+    "over the summer",
+    "on her birthday",
+    "at dawn",
+    "last winter",
+    "on Sunday",
+    "after the concert",
+]  # noqa: E501
+
+
+def texts(count: int, seed: int) -> list[str]:
+    """Distinct memory sentences (a number ends each, so none repeats)."""
+    rng = random.Random(seed)
+    return [
+        f"{rng.choice(NAMES)} {rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(PLACES)} "
+        f"{rng.choice(WHEN)} (note {seed}-{i})"
+        for i in range(count)
+    ]
+
+
+def questions(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        f"What did {rng.choice(NAMES)} do {rng.choice(PLACES)} {rng.choice(WHEN)}?"
+        for _ in range(count)
+    ]
+
+
+class LookupEmbedder:
+    """Precomputed vectors by text (no embedding cost); MiniLM's name and dim.
+
+    Texts not in the table are embedded with MiniLM for real, so the same store can measure
+    puts with real embedding.
+    """
+
+    def __init__(self, table: dict[str, np.ndarray], real) -> None:
+        self.table, self.real = table, real
+        self.name, self.dim = real.name, real.dim
+
+    def array(self, batch: list[str]) -> np.ndarray:
+        missing = [t for t in batch if t not in self.table]
+        if missing:
+            self.table.update(zip(missing, self.real.embed_array(missing)))
+        return np.stack([self.table[t] for t in batch])
+
+    def embed_documents(self, batch: list[str]) -> list[list[float]]:
+        return self.array(list(batch)).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.array([text])[0].tolist()
+
+
+def pool_vectors(real, corpus: list[str], pool: int, seed: int) -> np.ndarray:
+    """Vectors for ``corpus``: real embeddings of ``pool`` of its texts, reused with noise."""
+    base = real.embed_array(corpus[:pool])
+    rng = np.random.default_rng(seed)
+    picks = np.arange(len(corpus)) % pool
+    vectors = base[picks] + rng.normal(0, 0.02, size=(len(corpus), real.dim)).astype(np.float32)
+    vectors[:pool] = base
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def percentiles(seconds: list[float]) -> dict[str, float]:
+    ms = np.array(seconds) * 1000
+    return {
+        "p50": round(float(np.percentile(ms, 50)), 3),
+        "p95": round(float(np.percentile(ms, 95)), 3),
+    }
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return round(psutil.Process().memory_info().rss / 2**20, 1)
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def timed(function, *args, **kwargs) -> float:
+    start = time.perf_counter()
+    function(*args, **kwargs)
+    return time.perf_counter() - start
+
+
+def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, seed: int) -> dict:
+    """Fill each system with ``size`` items and measure it (see the module docstring)."""
+    import chromadb
+    from chromadb.config import Settings
+
+    from memvault import MemoryStore
+    from memvault.minilm import MiniLMEmbedder
+
+    real = MiniLMEmbedder()
+    real.embed_array(["warm up"])
+    corpus = texts(size, seed)
+    vectors = pool_vectors(real, corpus, min(size, 2000), seed)
+    table = dict(zip(corpus, vectors))
+    namespace_of = [f"ns{i % NAMESPACES:03d}" for i in range(size)]
+    by_namespace: dict[str, list[int]] = {}
+    for i, name in enumerate(namespace_of):
+        by_namespace.setdefault(name, []).append(i)
+    systems = ["memvault", "chroma"] + ([] if precomputed else ["langgraph"])
+    out: dict = {"size": size, "namespaces": NAMESPACES, "precomputed": precomputed, "fill": {}}
+    rss = {"start": rss_mb()}
+    tmp = tempfile.TemporaryDirectory()
+    lookup = LookupEmbedder(table, real)
+
+    # -- fill ------------------------------------------------------------------------------
+    store = MemoryStore(Path(tmp.name) / "memvault", embedder=lookup)
+    start = time.perf_counter()
+    for name, rows in by_namespace.items():
+        store.put_many(("bench", name), [(f"k{i}", {"text": corpus[i], "n": i}) for i in rows])
+    out["fill"]["memvault"] = round(size / (time.perf_counter() - start), 1)
+    rss["memvault"] = rss_mb()
+
+    client = chromadb.PersistentClient(
+        str(Path(tmp.name) / "chroma"), settings=Settings(anonymized_telemetry=False)
+    )
+    collection = client.get_or_create_collection(
+        "bench", embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+    )
+    start = time.perf_counter()
+    for name, rows in by_namespace.items():
+        for chunk in range(0, len(rows), 5000):
+            part = rows[chunk : chunk + 5000]
+            collection.add(
+                ids=[f"{name}/k{i}" for i in part],
+                embeddings=vectors[part],
+                metadatas=[{"ns": name, "n": i} for i in part],
+            )
+    out["fill"]["chroma"] = round(size / (time.perf_counter() - start), 1)
+    rss["chroma"] = rss_mb()
+
+    graph = None
+    if "langgraph" in systems:
+        from langgraph.store.base import PutOp
+        from langgraph.store.memory import InMemoryStore
+
+        graph = InMemoryStore(
+            index={"dims": real.dim, "embed": lookup.embed_documents, "fields": ["text"]}
+        )
+        start = time.perf_counter()
+        for name, rows in by_namespace.items():
+            graph.batch(
+                [PutOp(("bench", name), f"k{i}", {"text": corpus[i], "n": i}) for i in rows]
+            )
+        out["fill"]["langgraph"] = round(size / (time.perf_counter() - start), 1)
+        rss["langgraph"] = rss_mb()
+
+    # -- put throughput with real embedding -------------------------------------------------
+    puts: dict[str, dict[str, float]] = {}
+    new = texts(put_sample * 2 + 100, seed + 1)
+    mv_batch, base_batch = new[:put_sample], new[put_sample : put_sample * 2]
+    singles = new[put_sample * 2 :]
+    batch = 100
+
+    def memvault_batched() -> None:
+        for at in range(0, put_sample, batch):
+            store.put_many(
+                ("bench", "ns000"),
+                [
+                    (f"p{at + j}", {"text": t, "n": j})
+                    for j, t in enumerate(mv_batch[at : at + batch])
+                ],
+            )
+
+    def baseline_batched() -> None:
+        for at in range(0, put_sample, batch):
+            part = base_batch[at : at + batch]
+            collection.add(
+                ids=[f"ns000/p{at + j}" for j in range(len(part))],
+                embeddings=real.embed_array(part),
+                metadatas=[{"ns": "ns000", "n": j} for j in range(len(part))],
+            )
+
+    puts["memvault_batched"] = round(put_sample / timed(memvault_batched), 1)
+    puts["embed+chroma_batched"] = round(put_sample / timed(baseline_batched), 1)
+    single_mv = [
+        timed(store.put, ("bench", "ns001"), f"s{j}", {"text": t})
+        for j, t in enumerate(singles[:50])
+    ]
+    single_base = [
+        timed(
+            lambda j=j, t=t: collection.add(
+                ids=[f"ns001/s{j}"], embeddings=real.embed_array([t]), metadatas=[{"ns": "ns001"}]
+            )
+        )
+        for j, t in enumerate(singles[50:100])
+    ]
+    puts["memvault_single"] = round(len(single_mv) / sum(single_mv), 1)
+    puts["embed+chroma_single"] = round(len(single_base) / sum(single_base), 1)
+    if graph is not None:
+        from langgraph.store.base import PutOp
+
+        graph_store = graph  # new texts are not in the lookup: embedded by MiniLM for real
+        lg_batch = texts(put_sample, seed + 2)
+
+        def langgraph_batched() -> None:
+            for at in range(0, put_sample, batch):
+                graph_store.batch(
+                    [
+                        PutOp(("bench", "ns002"), f"p{at + j}", {"text": t})
+                        for j, t in enumerate(lg_batch[at : at + batch])
+                    ]
+                )
+
+        puts["langgraph_batched"] = round(put_sample / timed(langgraph_batched), 1)
+        lg_single = [
+            timed(graph_store.put, ("bench", "ns003"), f"s{j}", {"text": t})
+            for j, t in enumerate(texts(50, seed + 3))
+        ]
+        puts["langgraph_single"] = round(len(lg_single) / sum(lg_single), 1)
+    out["put_items_per_s"] = puts
+
+    # -- reads -----------------------------------------------------------------------------
+    asks = questions(queries, seed + 4)
+    rng = random.Random(seed + 5)
+    targets = [f"ns{rng.randrange(NAMESPACES):03d}" for _ in asks]
+    if precomputed:
+        lookup.array(asks)  # query vectors computed up front: no embedding cost below
+        embed_query = lookup.array
+    else:
+        embed_query = real.embed_array
+    timings: dict[str, list[float]] = {}
+
+    def measure(name: str, function, *args, **kwargs) -> None:
+        timings.setdefault(name, []).append(timed(function, *args, **kwargs))
+
+    def embed_then_query(ask: str, target: str) -> None:
+        collection.query(query_embeddings=embed_query([ask]), n_results=10, where={"ns": target})
+
+    for ask, target in zip(asks, targets):
+        order = list(range(4))
+        rng.shuffle(order)  # interleave systems so a noisy neighbour hurts all alike
+        for step in order:
+            if not precomputed:
+                lookup.table.pop(ask, None)  # each system embeds the query for real
+            if step == 0:
+                measure("search memvault", store.search, ("bench", target), query=ask, limit=10)
+            elif step == 1:
+                measure(
+                    "search memvault dense",
+                    store.search,
+                    ("bench", target),
+                    query=ask,
+                    limit=10,
+                    mode="dense",
+                )
+            elif step == 2:
+                measure("search embed+chroma", embed_then_query, ask, target)
+            elif graph is not None:
+                measure("search langgraph", graph.search, ("bench", target), query=ask, limit=10)
+    for _ in range(queries):
+        i = rng.randrange(size)
+        name = namespace_of[i]
+        measure("get memvault", store.get, ("bench", name), f"k{i}")
+        measure("get chroma", collection.get, ids=[f"{name}/k{i}"])
+        if graph is not None:
+            measure("get langgraph", graph.get, ("bench", name), f"k{i}")
+        measure("list memvault", store.search, ("bench", name), limit=10)
+        measure("list chroma", collection.get, where={"ns": name}, limit=10)
+        if graph is not None:
+            measure("list langgraph", graph.search, ("bench", name), limit=10)
+    for _ in range(10):
+        measure("list_namespaces memvault", store.list_namespaces, limit=1000)
+        if graph is not None:
+            measure("list_namespaces langgraph", graph.list_namespaces, limit=1000)
+    out["latency_ms"] = {name: percentiles(values) for name, values in timings.items()}
+    latency = out["latency_ms"]
+    out["ratios"] = {
+        "search p50 memvault / (embed + chroma)": round(
+            latency["search memvault"]["p50"] / latency["search embed+chroma"]["p50"], 3
+        ),
+        "search p50 memvault dense / (embed + chroma)": round(
+            latency["search memvault dense"]["p50"] / latency["search embed+chroma"]["p50"], 3
+        ),
+        "batched put memvault / (embed + chroma)": round(
+            puts["memvault_batched"] / puts["embed+chroma_batched"], 3
+        ),
+        "single put memvault / (embed + chroma)": round(
+            puts["memvault_single"] / puts["embed+chroma_single"], 3
+        ),
+    }
+    out["rss_mb"] = rss
+    out["peak_rss_mb"] = peak_rss_mb()
+    store.close()
+    tmp.cleanup()
+    return out
+
+
+def report(results: list[dict]) -> str:
+    """The results as Markdown tables."""
+    lines = []
+    for got in results:
+        kind = "precomputed vectors" if got["precomputed"] else "real query embedding"
+        lines.append(f"\n### N = {got['size']:,} ({kind}), peak RSS {got['peak_rss_mb']} MB\n")
+        lines.append("| measure | p50 ms | p95 ms |")
+        lines.append("|---|---|---|")
+        for name, value in got["latency_ms"].items():
+            lines.append(f"| {name} | {value['p50']:.2f} | {value['p95']:.2f} |")
+        lines.append("\n| throughput | items/s |")
+        lines.append("|---|---|")
+        for name, value in got["fill"].items():
+            lines.append(f"| fill {name} (no embedding) | {value:,.0f} |")
+        for name, value in got["put_items_per_s"].items():
+            lines.append(f"| put {name} (MiniLM embedding) | {value:,.1f} |")
+        lines.append("\n| ratio | value |")
+        lines.append("|---|---|")
+        for name, value in got["ratios"].items():
+            lines.append(f"| {name} | {value:.3f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000", help="comma-separated N, e.g. 1000,10000")
+    parser.add_argument("--precomputed", action="store_true", help="no embedding cost at all")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--put-sample", type=int, default=500, help="items per put measure")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--in-process", action="store_true", help="no subprocess per size")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    args.out.mkdir(parents=True, exist_ok=True)
+    results = []
+    for size in sizes:
+        options = dict(
+            precomputed=args.precomputed,
+            queries=args.queries,
+            put_sample=args.put_sample,
+            seed=args.seed,
+        )
+        if args.in_process:
+            got = run_size(size, **options)
+        else:
+            code = (
+                "import json, sys; sys.path.insert(0, sys.argv[1]); import speed; "
+                "print(json.dumps(speed.run_size(int(sys.argv[2]), **json.loads(sys.argv[3]))))"
+            )
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    code,
+                    str(Path(__file__).parent),
+                    str(size),
+                    json.dumps(options),
+                ],
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"size {size} failed:\n{done.stderr[-3000:]}")
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+        results.append(got)
+        suffix = "-precomputed" if args.precomputed else ""
+        (args.out / f"speed-{size}{suffix}.json").write_text(json.dumps(got, indent=2))
+        print(report([got]), flush=True)
+    return results
+
+
+if __name__ == "__main__":
+    main()

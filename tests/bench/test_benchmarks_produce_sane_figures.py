@@ -1,0 +1,48 @@
+"""CI-size runs of both benchmarks (one LoCoMo conversation, N = 1k) produce sane figures."""
+
+import json
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LOCOMO = REPO.parent / "shared" / "data" / "locomo"
+sys.path.insert(0, str(REPO / "bench"))
+
+import locomo  # noqa: E402
+import speed  # noqa: E402
+
+
+def test_locomo_on_one_conversation_ranks_memvault_first(tmp_path):
+    assert LOCOMO.is_dir(), f"LoCoMo data expected at {LOCOMO} (../shared beside the repo)"
+    results = locomo.main([str(LOCOMO), "--conversations", "1", "--out", str(tmp_path)])
+
+    assert json.loads((tmp_path / "locomo.json").read_text()) == results
+    assert (tmp_path / "locomo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert results["conversations"] == ["26"] and results["questions"] == 197
+    systems = results["systems"]
+    assert set(systems) == set(locomo.SYSTEMS)
+    for got in systems.values():
+        overall = [got["recall"]["all"][str(k)] for k in locomo.KS]
+        assert overall == sorted(overall) and overall[0] >= 0 and overall[-1] <= 1
+        assert 0 < got["latency_ms"]["p50"] <= got["latency_ms"]["p95"]
+    recall_at = {name: got["recall"]["all"] for name, got in systems.items()}
+    assert recall_at["memvault"]["10"] >= 0.7
+    peers = ["chroma", "langgraph", "llamaindex", "bm25s"]
+    for k in ("5", "10"):
+        assert all(recall_at["memvault"][k] > recall_at[peer][k] for peer in peers), k
+
+
+def test_speed_at_1k_measures_every_system(tmp_path):
+    (got,) = speed.main(
+        ["--sizes", "1000", "--queries", "30", "--put-sample", "100", "--out", str(tmp_path)]
+    )
+    assert json.loads((tmp_path / "speed-1000.json").read_text()) == got
+    assert set(got["fill"]) == {"memvault", "chroma", "langgraph"}
+    assert all(rate > 0 for rate in got["fill"].values())
+    assert all(rate > 0 for rate in got["put_items_per_s"].values())
+    for name in ("search memvault", "search embed+chroma", "get memvault", "list memvault"):
+        assert 0 < got["latency_ms"][name]["p50"] <= got["latency_ms"][name]["p95"]
+    # Loose bounds for a shared CI machine; the real figures are in bench/README.md.
+    assert 0.2 < got["ratios"]["search p50 memvault / (embed + chroma)"] < 5
+    assert 0.2 < got["ratios"]["batched put memvault / (embed + chroma)"] < 5
+    assert got["peak_rss_mb"] > 0
