@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ from langchain_memvault.run_scope import run_values
 from memvault import (
     DEFAULT_MEMORY_HEADER,
     NOT_GIVEN,
+    ExtractionError,
     FactExtractor,
     MemoryStore,
     amemory_context,
@@ -21,6 +23,8 @@ from memvault import (
 )
 from memvault.filters import Filter
 from memvault.namespace import Namespace, validate_namespace
+
+logger = logging.getLogger(__name__)
 
 
 def _current_config() -> dict[str, Any] | None:
@@ -68,6 +72,14 @@ def _with_block(request: ModelRequest, block: str) -> ModelRequest:
     return request.override(system_message=system.model_copy(update={"content": content}))
 
 
+def _warn_extraction_failed(error: ExtractionError) -> None:
+    logger.warning(
+        "fact extraction failed, storing the raw turn instead: %s (reply: %r)",
+        error,
+        (error.raw or "")[:200],
+    )
+
+
 class MemoryMiddleware(AgentMiddleware):
     """Long-term memory for ``langchain.agents.create_agent``, in one line.
 
@@ -78,7 +90,9 @@ class MemoryMiddleware(AgentMiddleware):
     what the user said: each human message of the turn as a memory
     ``{"text": ..., "kind": "turn", "role": "user", "thread_id": ...}`` under key
     ``"turn-<message id>"``, or, given an ``extractor``, the facts it draws from the turn's
-    user and assistant messages (:meth:`memvault.FactExtractor.save`).
+    user and assistant messages (:meth:`memvault.FactExtractor.save`). If the extractor's reply
+    cannot be parsed (:class:`memvault.ExtractionError`), it logs a warning and stores the raw
+    turn instead, so saving never loses the turn's answer.
 
     The namespace template is filled by :func:`memvault.resolve_namespace` from the runtime
     context (``invoke(..., context=Context(user_id="alice"))``), the ``configurable`` entries
@@ -99,7 +113,6 @@ class MemoryMiddleware(AgentMiddleware):
         memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             run, if a value the template needs is missing.
         memvault.InvalidArgumentError: During a run, if ``k`` is not a positive int.
-        memvault.ExtractionError: After a turn, if the extractor's reply cannot be parsed.
 
     """
 
@@ -195,16 +208,20 @@ class MemoryMiddleware(AgentMiddleware):
     def after_agent(self, state: Any, runtime: Any) -> None:
         """Store what the user said in this turn (raw, or as extracted facts).
 
-        Implements ``AgentMiddleware.after_agent``; returns no state update.
+        Implements ``AgentMiddleware.after_agent``; returns no state update. An unparsable
+        extractor reply is logged and the raw turn stored instead.
         """
         found = self._turn(state, runtime)
         if found is None:
             return None
         namespace, turn = found
         if self.extractor is not None:
-            self.extractor.save(self.store, self._chat(turn), namespace, ttl=self.ttl)
-        else:
-            self.store.put_many(namespace, self._raw_items(turn, runtime), ttl=self.ttl)
+            try:
+                self.extractor.save(self.store, self._chat(turn), namespace, ttl=self.ttl)
+                return None
+            except ExtractionError as error:
+                _warn_extraction_failed(error)
+        self.store.put_many(namespace, self._raw_items(turn, runtime), ttl=self.ttl)
         return None
 
     async def aafter_agent(self, state: Any, runtime: Any) -> None:
@@ -214,8 +231,11 @@ class MemoryMiddleware(AgentMiddleware):
             return None
         namespace, turn = found
         if self.extractor is not None:
-            await self.extractor.asave(self.store, self._chat(turn), namespace, ttl=self.ttl)
-        else:
-            items = self._raw_items(turn, runtime)
-            await self.store.aput_many(namespace, items, ttl=self.ttl)
+            try:
+                await self.extractor.asave(self.store, self._chat(turn), namespace, ttl=self.ttl)
+                return None
+            except ExtractionError as error:
+                _warn_extraction_failed(error)
+        items = self._raw_items(turn, runtime)
+        await self.store.aput_many(namespace, items, ttl=self.ttl)
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from llama_index.memory.memvault.messages import (
 
 from memvault import (
     DEFAULT_MEMORY_HEADER,
+    ExtractionError,
     FactExtractor,
     InvalidArgumentError,
     Namespace,
@@ -31,6 +33,8 @@ DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
 """Default namespace template: one namespace per user, shared by all of that user's sessions."""
 
 _FENCE_OPEN = re.compile(r"^`{3,}memories$")
+
+logger = logging.getLogger(__name__)
 
 
 def _message_key(session_id: str | None, role: str, text: str) -> str:
@@ -47,7 +51,9 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     puts into the system message. Messages given to the block (``Memory`` hands over those it
     flushes out of short-term memory, :class:`~llama_index.memory.memvault.MemvaultMemory` every
     finished turn) are stored: by default each message of a role in ``roles`` as one item, with
-    a ``FactExtractor`` the facts it draws from them instead.
+    a ``FactExtractor`` the facts it draws from them instead. If the extractor's reply cannot be
+    parsed (:class:`memvault.ExtractionError`), the block logs a warning and stores the raw
+    messages instead, so saving a turn never loses the turn's answer.
 
     The namespace is ``namespace`` (a template) resolved with ``user_id`` and the ``Memory``'s
     ``session_id``, so ``("users", "{user_id}")`` shares memories across a user's sessions and
@@ -191,6 +197,8 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     async def _aput(self, messages: list[ChatMessage]) -> None:
         """Store messages, raw or as extracted facts (``BaseMemoryBlock._aput``).
 
+        An unparsable extractor reply is logged and the messages are stored raw instead.
+
         Args:
             messages: Messages, oldest first; ``BaseMemoryBlock.aput`` has put the session id
                 into each one's ``additional_kwargs["session_id"]``.
@@ -206,8 +214,15 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         )
         namespace = self.resolve(session_id)
         if self.extractor is not None:
-            await self.extractor.asave(self.store, to_openai_messages(messages), namespace)
-            return
+            try:
+                await self.extractor.asave(self.store, to_openai_messages(messages), namespace)
+                return
+            except ExtractionError as error:
+                logger.warning(
+                    "fact extraction failed, storing the raw messages instead: %s (reply: %r)",
+                    error,
+                    (error.raw or "")[:200],
+                )
         items = []
         for message in messages:
             role, text = MessageRole(message.role).value, message_text(message)

@@ -23,7 +23,8 @@ class MemvaultMemory(Memory):
     short session would store nothing. This subclass also passes every message put into it to
     its :class:`~llama_index.memory.memvault.MemvaultMemoryBlock` blocks as soon as the turn is
     finished (an assistant message is put), so what was said is in the store when the session
-    ends. Call :meth:`flush` to store a turn left without a reply.
+    ends. Call :meth:`flush` to store a turn left without a reply. An extractor whose reply
+    cannot be parsed never fails the turn: the block logs a warning and stores it raw.
 
     Give its memvault blocks ``accept_short_term_memory=False`` (as :func:`memvault_memory`
     does) so overflow does not hand them the same messages a second time.

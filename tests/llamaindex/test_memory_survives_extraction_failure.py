@@ -1,0 +1,36 @@
+"""memvault_memory with an extractor: an unparsable reply never loses the turn's answer."""
+
+import logging
+
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.memory.memvault import memvault_memory
+
+from memvault import FactExtractor
+
+LOGGER = "llama_index.memory.memvault.block"
+
+
+def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_raw_turn(
+    store, recording_llm, caplog
+):
+    extraction_llm, chat_llm = recording_llm(), recording_llm()
+    extraction_llm.reply = "I can't do that"
+    chat_llm.reply = "Noted, no peanuts."
+    extractor = FactExtractor(extraction_llm)
+    memory = memvault_memory(store, user_id="alice", session_id="s1", extractor=extractor)
+    engine = SimpleChatEngine.from_defaults(llm=chat_llm, memory=memory)
+
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        response = engine.chat("I am allergic to peanuts.")
+
+    assert str(response) == "Noted, no peanuts."
+    (item,) = store.search(("users", "alice"))
+    assert item.value == {
+        "text": "I am allergic to peanuts.",
+        "role": "user",
+        "kind": "turn",
+        "session_id": "s1",
+    }
+    (record,) = [r for r in caplog.records if r.name == LOGGER]
+    assert record.levelno == logging.WARNING
+    assert "I can't do that" in record.getMessage()
