@@ -277,15 +277,24 @@ class MemoryStore:
             )
             for (key, value), old in zip(batch.items(), existing)
         ]
-        self._write(records)
+        self._write(records, existing)
         return [_item(r) for r in records]
 
-    def _write(self, records: list[Record]) -> None:
-        """Embed and write records to the backend, then to the lexical index (marked first)."""
+    def _write(self, records: list[Record], previous: list[Record | None]) -> None:
+        """Embed and write records to the backend, then to the lexical index (marked first).
+
+        ``previous`` (the versions replaced, from the lexical index) spares a backend with a
+        ``replace`` method, such as :meth:`ChromaBackend.replace
+        <memvault.backends.chroma.ChromaBackend.replace>`, reading them back.
+        """
         texts = [indexed_text(r.value) for r in records]
         embeddings = self.embedder.embed_documents(texts)
         self.lexical.mark_pending([r.id for r in records])
-        self.backend.upsert(records, embeddings)
+        replace = getattr(self.backend, "replace", None)
+        if replace is not None:
+            replace(records, embeddings, previous)
+        else:
+            self.backend.upsert(records, embeddings)
         self.lexical.upsert(records, texts)
 
     def _remove(self, ids: list[str]) -> None:
@@ -535,7 +544,7 @@ class MemoryStore:
         now = time.time()
         records = [r for r in records if r.live(now)]
         if records:
-            self._write(records)
+            self._write(records, self.lexical.get([r.id for r in records]))
         return len(records)
 
     def close(self) -> None:

@@ -2,17 +2,19 @@
 
 All items live in one cosine-distance collection. Each record's Chroma metadata holds:
 
-- ``mv.ns`` (the namespace as a JSON array), ``mv.ns.1``, ``mv.ns.2``, ... (the JSON array of
-  its first 1, 2, ... segments, so a namespace prefix is one selective ``$eq``) and ``mv.key``;
-- ``mv.created``, ``mv.updated``, ``mv.expires`` (Unix seconds; "never" is stored as
-  :data:`NEVER` so that liveness is one ``$gt`` clause inside the query);
-- ``mv.value``, the whole value as JSON, so it round-trips exactly;
+- ``mv.record``: the record as JSON (namespace, key, created and updated times in Unix
+  seconds, the whole value), so it round-trips exactly; one key instead of one per part,
+  since Chroma's write cost grows with the number of metadata keys;
+- ``mv.ns.1``, ``mv.ns.2``, ...: the JSON array of the namespace's first 1, 2, ... segments,
+  so a namespace prefix is one selective ``$eq``;
+- ``mv.expires`` (Unix seconds; "never" is stored as :data:`NEVER` so that liveness is one
+  ``$gt`` clause inside the query);
 - ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``mv.fields``,
   the list of those field names, which filters use to test that a field exists (Chroma's
   ``$ne``/``$nin`` otherwise match records that lack the field).
 
 Chroma's own default embedding function downloads a model, so it is never used: the store
-always passes embeddings. No Chroma ``documents`` are stored (the text is inside ``mv.value``),
+always passes embeddings. No Chroma ``documents`` are stored (the text is inside ``mv.record``),
 which spares Chroma's own full-text index on every write; memvault's lexical index lives
 beside the collection (:attr:`ChromaBackend.lexical_path`).
 """
@@ -64,14 +66,16 @@ def _metadata(record: Record) -> dict[str, Any]:
         for name, value in record.value.items()
         if name != "text" and isinstance(value, (str, int, float, bool))
     }
+    whole = {
+        "ns": list(record.namespace),
+        "key": record.key,
+        "created": record.created_at,
+        "updated": record.updated_at,
+        "value": record.value,
+    }
     metadata: dict[str, Any] = {
-        "mv.ns": json.dumps(list(record.namespace), ensure_ascii=False),
-        "mv.key": record.key,
-        "mv.depth": len(record.namespace),
-        "mv.created": record.created_at,
-        "mv.updated": record.updated_at,
+        "mv.record": json.dumps(whole, ensure_ascii=False),
         "mv.expires": NEVER if record.expires_at is None else record.expires_at,
-        "mv.value": json.dumps(record.value, ensure_ascii=False),
     }
     metadata.update(
         {
@@ -87,12 +91,13 @@ def _metadata(record: Record) -> dict[str, Any]:
 
 def _record(metadata: dict[str, Any]) -> Record:
     expires = metadata["mv.expires"]
+    whole = json.loads(metadata["mv.record"])
     return Record(
-        namespace=tuple(json.loads(metadata["mv.ns"])),
-        key=metadata["mv.key"],
-        value=json.loads(metadata["mv.value"]),
-        created_at=metadata["mv.created"],
-        updated_at=metadata["mv.updated"],
+        namespace=tuple(whole["ns"]),
+        key=whole["key"],
+        value=whole["value"],
+        created_at=whole["created"],
+        updated_at=whole["updated"],
         expires_at=None if expires >= NEVER else expires,
     )
 
@@ -183,35 +188,41 @@ class ChromaBackend:
     def upsert(self, records: Sequence[Record], embeddings: Sequence[Sequence[float]]) -> None:
         """Insert or replace records by id, in batches of the client's ``max_batch_size``.
 
-        New ids go through Chroma's ``add`` (its fast path) and only ids already present
-        through ``upsert``. Chroma merges the metadata of an upsert into the existing record's,
-        so keys an old value had and the new one lacks are set to None, which removes them.
+        Reads the records being replaced back from Chroma first (see :meth:`replace`).
+        """
+        previous = self.get([r.id for r in records])
+        self.replace(records, embeddings, previous)
+
+    def replace(
+        self,
+        records: Sequence[Record],
+        embeddings: Sequence[Sequence[float]],
+        previous: Sequence[Record | None],
+    ) -> None:
+        """Upsert records whose previous versions the caller already knows, sparing a read.
+
+        Chroma merges the metadata of an upsert into the existing record's, so metadata keys
+        the previous version had and the new one lacks are set to None, which removes them.
+        memvault's store calls this with the previous records from its lexical index.
+
+        Args:
+            records: The records to write.
+            embeddings: Shape ``(len(records), dim)``.
+            previous: For each record, the version it replaces, or None if its id is new.
         """
         vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
         for start in range(0, len(records), self.max_batch):
             chunk = records[start : start + self.max_batch]
-            ids = [r.id for r in chunk]
             metadatas = [_metadata(r) for r in chunk]
-            rows = vectors[start : start + len(chunk)]
-            old = self.collection.get(ids=ids, include=["metadatas"])
-            stale = {i: set(m or ()) for i, m in zip(old["ids"], old["metadatas"])}
-            fresh = [j for j, i in enumerate(ids) if i not in stale]
-            if fresh:
-                self.collection.add(
-                    ids=[ids[j] for j in fresh],
-                    embeddings=rows[fresh],
-                    metadatas=[metadatas[j] for j in fresh],
-                )
-            again = [j for j, i in enumerate(ids) if i in stale]
-            if again:
-                for j in again:
-                    for name in stale[ids[j]] - metadatas[j].keys():
-                        metadatas[j][name] = None
-                self.collection.upsert(
-                    ids=[ids[j] for j in again],
-                    embeddings=rows[again],
-                    metadatas=[metadatas[j] for j in again],
-                )
+            for metadata, old in zip(metadatas, previous[start : start + len(chunk)]):
+                if old is not None:
+                    for name in _metadata(old).keys() - metadata.keys():
+                        metadata[name] = None
+            self.collection.upsert(
+                ids=[r.id for r in chunk],
+                embeddings=vectors[start : start + len(chunk)],
+                metadatas=metadatas,
+            )
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
