@@ -402,7 +402,7 @@ class MemoryStore:
         embedding = self.embedder.embed_query(query)
         nearest = getattr(self.backend, "nearest", None)
         if nearest is not None:
-            found = nearest(prefix, embedding=embedding, clauses=clauses, limit=limit)
+            found = nearest(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
             records = self.lexical.get([record_id for record_id, _ in found])
             if all(r is not None and r.live(now) for r in records):
                 return [(r, score) for r, (_, score) in zip(records, found)]

@@ -272,7 +272,13 @@ class ChromaBackend:
         return hits[offset:]
 
     def nearest(
-        self, prefix: Namespace, *, embedding: Sequence[float], clauses: Clauses, limit: int
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float],
+        clauses: Clauses,
+        now: float,
+        limit: int,
     ) -> list[tuple[str, float]]:
         """Ids of the records nearest to ``embedding``, liveness NOT applied, with scores.
 
@@ -281,18 +287,18 @@ class ChromaBackend:
         The caller must check liveness and fall back to :meth:`query` if an id has expired.
 
         Args:
-            prefix: Namespace prefix; ``()`` covers all (then liveness is applied after all,
-                since a ``where`` keeps Chroma's search exact).
+            prefix: Namespace prefix; ``()`` covers all. Liveness is applied after all when
+                there is no prefix (a ``where`` keeps Chroma's search exact) or a filter.
             embedding: Shape ``(dim,)``.
             clauses: Filter clauses, applied inside the query.
+            now: Unix seconds, for the liveness clause (see ``prefix``).
             limit: Most ids to return.
 
         Returns:
             ``(id, 1 - cosine distance)`` pairs, most similar first, ties by id.
         """
-        import time
-
-        condition = where(prefix, clauses, None) or where(prefix, clauses, time.time())
+        narrowed = prefix and not clauses  # the same rule as in query()
+        condition = where(prefix, [], None) if narrowed else where(prefix, clauses, now)
         found = self.collection.query(
             query_embeddings=np.asarray(embedding, dtype=np.float32).reshape(1, -1),
             n_results=limit,
