@@ -8,6 +8,7 @@ for machine-readable output. Errors print one line to stderr and exit with statu
 
 from __future__ import annotations
 
+import enum
 import json
 from itertools import groupby
 from pathlib import Path
@@ -18,10 +19,10 @@ from rich.console import Console
 from rich.progress import track
 
 from memvault.conversations import load_conversation
-from memvault.errors import MemvaultError
+from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MemoryItem
 from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
-from memvault.store import MemoryStore
+from memvault.store import DEFAULT_SEARCH_MODE, SEARCH_MODES, MemoryStore
 
 app = typer.Typer(
     help="memvault: long-term memory for LLM agents, on an embedded Chroma store.",
@@ -47,6 +48,21 @@ PrefixOption = Annotated[
     typer.Option("--namespace", "-n", help="Namespace prefix ('/'-separated); default: all."),
 ]
 BATCH = 64
+SearchMode = enum.Enum("SearchMode", {m: m for m in SEARCH_MODES}, type=str)
+DEFAULT_MODE = SearchMode(DEFAULT_SEARCH_MODE)
+
+
+def _existing(path: Path | None) -> MemoryStore:
+    """Open the store for a command that only reads or removes: a mistyped --path is an error."""
+    from memvault.backends.chroma import default_path
+
+    folder = path.expanduser() if path else default_path()
+    if not (folder / "chroma.sqlite3").exists():
+        raise InvalidArgumentError(
+            f"no memvault store at {folder}; check --path (or $MEMVAULT_PATH), or create one "
+            "with 'memvault ingest' or 'memvault import'"
+        )
+    return MemoryStore(folder)
 
 
 def _prefix(text: str) -> Namespace:
@@ -116,16 +132,23 @@ def search(
         Optional[str],  # noqa: UP045
         typer.Option("--filter", help='JSON filter, e.g. \'{"speaker": "Caroline"}\'.'),
     ] = None,
+    mode: Annotated[
+        SearchMode, typer.Option(help="hybrid: dense + BM25 fused; dense; or lexical (BM25).")
+    ] = DEFAULT_MODE,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Recall the memories most similar to QUERY in a namespace and below it."""
+    """Recall the memories most relevant to QUERY in a namespace and below it."""
     try:
         parsed = json.loads(filter) if filter else None
     except json.JSONDecodeError as error:
-        raise typer.BadParameter(f"--filter is not JSON: {error.msg}") from None
-    items = MemoryStore(path).search(_prefix(namespace), query=query, filter=parsed, limit=k)
-    _print_items(items, as_json)
+        raise InvalidFilterError(
+            f'--filter is not JSON ({error.msg}); e.g. \'{{"speaker": "user"}}\''
+        ) from None
+    found = _existing(path).search(
+        _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value
+    )
+    _print_items(found, as_json)
 
 
 @app.command()
@@ -136,7 +159,7 @@ def get(
     as_json: AsJson = False,
 ) -> None:
     """Show one memory by key (exit status 1 if absent)."""
-    item = MemoryStore(path).get(parse_namespace_path(namespace), key)
+    item = _existing(path).get(parse_namespace_path(namespace), key)
     if item is None:
         err.print(f"error: no memory {key!r} in {namespace}", markup=False)
         raise typer.Exit(1)
@@ -152,7 +175,7 @@ def list_items(
     as_json: AsJson = False,
 ) -> None:
     """List memories in a namespace and below it, most recently updated first."""
-    items = MemoryStore(path).search(_prefix(namespace), limit=limit, offset=offset)
+    items = _existing(path).search(_prefix(namespace), limit=limit, offset=offset)
     _print_items(items, as_json)
 
 
@@ -164,7 +187,7 @@ def namespaces(
     as_json: AsJson = False,
 ) -> None:
     """List the namespaces that hold memories."""
-    found = MemoryStore(path).list_namespaces(
+    found = _existing(path).list_namespaces(
         prefix=_prefix(prefix), max_depth=max_depth, limit=10_000
     )
     paths = [format_namespace_path(ns) for ns in found]
@@ -179,7 +202,7 @@ def forget(
     as_json: AsJson = False,
 ) -> None:
     """Delete one memory (nothing happens if it is absent)."""
-    MemoryStore(path).delete(parse_namespace_path(namespace), key)
+    _existing(path).delete(parse_namespace_path(namespace), key)
     _done({"forgotten": key, "namespace": namespace}, as_json, f"forgot {key} in {namespace}")
 
 
@@ -191,7 +214,7 @@ def export_items(
     as_json: AsJson = False,
 ) -> None:
     """Export memories (text, metadata, namespaces, times, TTL) to JSON Lines."""
-    count = MemoryStore(path).export_jsonl(file, _prefix(namespace))
+    count = _existing(path).export_jsonl(file, _prefix(namespace))
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
 
@@ -209,7 +232,7 @@ def import_items(
 @app.command()
 def stats(path: StorePath = None, as_json: AsJson = False) -> None:
     """Show how many memories each namespace holds, and the embedder."""
-    store = MemoryStore(path)
+    store = _existing(path)
     counts = {
         format_namespace_path(ns): store.count(ns) for ns in store.list_namespaces(limit=1_000_000)
     }
@@ -231,7 +254,7 @@ def cleanup(
     as_json: AsJson = False,
 ) -> None:
     """Delete expired memories from disk."""
-    removed = MemoryStore(path).cleanup(max_age)
+    removed = _existing(path).cleanup(max_age)
     _done({"deleted": removed}, as_json, f"deleted {removed} memories")
 
 

@@ -79,7 +79,8 @@ class FunctionEmbedder:
 
 
 def _model_name(obj: Any) -> str:
-    kind = f"{type(obj).__module__}.{type(obj).__qualname__}"
+    named = obj if hasattr(obj, "__qualname__") else type(obj)  # a function names itself
+    kind = f"{named.__module__}.{named.__qualname__}"
     for attribute in ("model_name", "model", "model_id"):
         model = getattr(obj, attribute, None)
         if isinstance(model, str) and model:

@@ -10,7 +10,9 @@ Semantics, shared by all backends:
 - Fields are top-level entries of the item's value whose value is a str, int, float or bool.
 - A condition on a field an item lacks (or holds as a list, dict or None) does not match, whatever
   the operator, ``$ne`` and ``$nin`` included.
-- bool only equals bool; int and float compare as numbers; strings only equal strings.
+- bool only equals bool; int and float compare as numbers, as 64-bit floats (the way Chroma
+  stores them, so integers beyond 2**53 compare rounded on every backend); strings only equal
+  strings. Operands must be finite (no NaN or infinity).
 - ``$gt $gte $lt $lte`` take a number and match numeric fields only.
 
 Example:
@@ -19,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +32,10 @@ Filter = Mapping[str, Any]
 
 COMPARISONS = ("$gt", "$gte", "$lt", "$lte")
 OPERATORS = ("$eq", "$ne", "$in", "$nin", *COMPARISONS)
+
+
+def _finite(value: Any) -> bool:
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def is_scalar(value: Any) -> bool:
@@ -79,7 +86,11 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
             f"filter on {field!r} uses unknown operator {operator!r}; use one of {OPERATORS}"
         )
     if operator in COMPARISONS:
-        if isinstance(operand, bool) or not isinstance(operand, (int, float)):
+        if (
+            isinstance(operand, bool)
+            or not isinstance(operand, (int, float))
+            or not _finite(operand)
+        ):
             raise InvalidFilterError(
                 f"filter {field!r}: {operator} needs a number, got {operand!r}"
             )
@@ -88,15 +99,16 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
             raise InvalidFilterError(
                 f"filter {field!r}: {operator} needs a non-empty list of values, got {operand!r}"
             )
-        if not all(is_scalar(item) for item in operand):
+        if not all(is_scalar(item) and _finite(item) for item in operand):
             raise InvalidFilterError(
                 f"filter {field!r}: {operator} values must be str, int, float or bool, "
                 f"got {operand!r}"
             )
         return list(operand)
-    elif not is_scalar(operand):
+    elif not is_scalar(operand) or not _finite(operand):
         raise InvalidFilterError(
-            f"filter {field!r}: {operator} needs a str, int, float or bool, got {operand!r}"
+            f"filter {field!r}: {operator} needs a str, int, float or bool (finite), "
+            f"got {operand!r}"
         )
     return operand
 
@@ -106,7 +118,7 @@ def _equal(a: Scalar, b: Scalar) -> bool:
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a == b
-    return a == b
+    return float(a) == float(b)
 
 
 def clause_matches(value: Mapping[str, Any], field: str, operator: str, operand: Any) -> bool:
@@ -124,6 +136,7 @@ def clause_matches(value: Mapping[str, Any], field: str, operator: str, operand:
         return not any(_equal(actual, item) for item in operand)
     if isinstance(actual, (bool, str)):
         return False
+    actual, operand = float(actual), float(operand)
     if operator == "$gt":
         return actual > operand
     if operator == "$gte":

@@ -91,8 +91,8 @@ def parse_namespace_path(path: str) -> Namespace:
         The namespace tuple.
 
     Raises:
-        InvalidNamespaceError: If a segment is empty (e.g. ``"users//alice"``) or the path ends
-            in a lone backslash.
+        InvalidNamespaceError: If a segment is empty (e.g. ``"users//alice"``) or a backslash
+            escapes anything other than ``/`` or ``\``.
     """
     segments: list[str] = []
     current: list[str] = []
@@ -100,9 +100,10 @@ def parse_namespace_path(path: str) -> Namespace:
     for char in chars:
         if char == "\\":
             escaped = next(chars, None)
-            if escaped is None:
+            if escaped not in ("/", "\\"):
                 raise InvalidNamespaceError(
-                    f"namespace path {path!r} ends in a lone backslash; write '\\\\' for one"
+                    f"namespace path {path!r} has a backslash before {escaped or 'the end'!r}; "
+                    "only '\\/' (a slash inside a segment) and '\\\\' (a backslash) are escapes"
                 )
             current.append(escaped)
         elif char == "/":

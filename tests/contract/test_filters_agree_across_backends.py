@@ -6,7 +6,7 @@ from memvault import InvalidFilterError
 
 NS = ("docs",)
 ITEMS = {
-    "a": {"text": "alpha", "n": 1, "kind": "note", "flag": True},
+    "a": {"text": "alpha", "n": 1, "kind": "note", "flag": True, "big": 2**53 + 1},
     "b": {"text": "beta", "n": 2.5, "kind": "fact"},
     "c": {"text": "gamma", "n": 3, "kind": "note", "flag": False},
     "d": {"text": "delta", "kind": "fact", "n": "3"},
@@ -31,6 +31,7 @@ CASES = [
     ({"kind": "note", "n": {"$gt": 2}}, {"c"}),  # several fields: AND
     ({"missing": {"$ne": 1}}, set()),
     ({"nested": {"$eq": 1}}, set()),  # dict fields are not filterable
+    ({"big": 2**53}, {"a"}),  # numbers compare as 64-bit floats on every backend
     (None, set(ITEMS)),
     ({}, set(ITEMS)),
 ]
@@ -55,6 +56,9 @@ def test_filter_results(store, filter, expected):
         ({"n": {}}, "empty condition"),
         ({"n": [1, 2]}, "str, int, float or bool"),
         ("n=1", "must be a dict"),
+        ({"n": {"$gt": float("nan")}}, "needs a number"),
+        ({"n": float("inf")}, "finite"),
+        ({"n": {"$in": [1, float("-inf")]}}, "str, int, float or bool"),
     ],
 )
 def test_bad_filters_raise_with_the_field(store, filter, message):

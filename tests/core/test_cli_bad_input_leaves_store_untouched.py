@@ -14,6 +14,8 @@ from tests.core.cli import REPO, memvault, memvault_json
         (["ingest", str(REPO / "examples" / "trip-planning.json"), "-n", "users//x"], "empty"),
         (["search", "tea", "--filter", '{"n": {"$regex": 1}}'], "unknown operator"),
         (["import", "{malformed}"], "line 1 is not a memvault item"),
+        (["search", "tea", "--filter", "{bad"], "--filter is not JSON"),
+        (["search", "tea", "-n", "users/a\\x"], "backslash"),
     ],
 )
 def test_bad_input(tmp_path, args, message):
@@ -34,3 +36,10 @@ def test_bad_input(tmp_path, args, message):
     assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr
     assert memvault_json("stats", store=store)["memories"] == 10
+
+
+def test_reading_a_store_that_does_not_exist_is_an_error(tmp_path):
+    result = memvault("search", "tea", store=tmp_path / "typo", check=False)
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: no memvault store at")
+    assert not (tmp_path / "typo").exists()

@@ -24,6 +24,9 @@ def test_slash_in_a_segment_is_escaped():
     assert format_namespace_path(("users", "a/b")) == "users/a\\/b"
     with pytest.raises(InvalidNamespaceError, match="segment 1 is empty"):
         parse_namespace_path("users//alice")
+    for unknown in ("users/a\\x", "users\\"):
+        with pytest.raises(InvalidNamespaceError, match="only"):
+            parse_namespace_path(unknown)
 
 
 def test_template_resolves_from_values():
