@@ -134,8 +134,10 @@ class MemoryStore:
 
     Beside the backend's vector index the store keeps a lexical (BM25) index on SQLite FTS5
     (:class:`~memvault.lexical.LexicalIndex`), next to the Chroma files (in memory for other
-    backends, rebuilt from the backend when the store opens). Opening a store also repairs the
-    lexical index after a crash between the two writes.
+    backends, rebuilt from the backend when the store opens). It holds every record too, so
+    ``get``, ``count``, ``list_namespaces`` and searches without a query are answered from it;
+    the backend stays the source of truth, and opening a store repairs the lexical index after
+    a crash between the two writes.
 
     Args:
         path: Folder of the default Chroma backend; defaults to ``$MEMVAULT_PATH``, else the
@@ -322,7 +324,7 @@ class MemoryStore:
             InvalidNamespaceError, InvalidKeyError: On a bad namespace or key.
         """
         namespace, key = validate_namespace(namespace), validate_key(key)
-        (record,) = self.backend.get([record_id(namespace, key)])
+        (record,) = self.lexical.get([record_id(namespace, key)])
         return _item(record) if record is not None and record.live(time.time()) else None
 
     def search(
