@@ -59,6 +59,8 @@ CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _REBUILD_CHUNK = 2000
+BUSY_TIMEOUT = 60.0
+"""Seconds a write waits for another process's write to the same index file."""
 
 
 def match_query(query: str) -> str | None:
@@ -116,7 +118,9 @@ class LexicalIndex:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         target = str(self.path) if self.path is not None else ":memory:"
-        self._db = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(
+            target, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
+        )
         self._lock = threading.Lock()
         with self._lock:
             if self.path is not None:
@@ -365,7 +369,9 @@ class _Transaction:
         self._db = db
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN")
+        # IMMEDIATE takes the write lock up front, so a second process waits for it (up to
+        # the connection's timeout) instead of failing when a read would upgrade to a write.
+        self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: type | None, *rest: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")

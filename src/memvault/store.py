@@ -11,6 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from pydantic import ValidationError
+
 from memvault.backends.base import Backend, Record, record_id
 from memvault.embedding import Embedder, as_embedder
 from memvault.errors import EmbedderMismatchError, ImportFormatError, InvalidArgumentError
@@ -29,6 +31,11 @@ NOT_GIVEN: Any = _NotGiven()
 """Marks an option left out where ``None`` means something (``ttl=None``: never expire)."""
 
 T = TypeVar("T")
+
+MAX_SECONDS = 1e12
+"""Upper bound of TTLs and timestamps, in seconds (about 31,700 years)."""
+MAX_COUNT = 1_000_000
+"""Upper bound of ``limit`` and ``offset``."""
 
 SearchMode = Literal["hybrid", "dense", "lexical"]
 SEARCH_MODES = ("hybrid", "dense", "lexical")
@@ -66,16 +73,19 @@ def _in_thread(method: Callable[..., T]) -> Callable[..., Any]:
 def _check_ttl(ttl: Any, field: str = "ttl") -> float | None:
     if ttl is None:
         return None
-    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not ttl > 0:
+    if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not 0 < ttl < MAX_SECONDS:
         raise InvalidArgumentError(
-            f"{field} must be a positive number of seconds or None (never expire), got {ttl!r}"
+            f"{field} must be a positive, finite number of seconds below {MAX_SECONDS:.0e}, or "
+            f"None (never expire), got {ttl!r}"
         )
     return float(ttl)
 
 
 def _check_count(value: Any, field: str, *, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidArgumentError(f"{field} must be an int >= {minimum}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_COUNT:
+        raise InvalidArgumentError(
+            f"{field} must be an int from {minimum} to {MAX_COUNT}, got {value!r}"
+        )
     return value
 
 
@@ -149,6 +159,9 @@ class MemoryStore:
             :class:`~memvault.InMemoryBackend` or a :class:`~memvault.ChromaBackend` over a
             Chroma server client; default the embedded Chroma backend at ``path``.
         ttl: Default time to live of new items in seconds; ``None`` (default) never expires.
+        search_mode: Default ``mode`` of :meth:`search`: :data:`DEFAULT_SEARCH_MODE`
+            (``"hybrid"``), or ``"dense"`` on a shared backend (a Chroma server), which keeps no
+            lexical index. ``"dense"`` gives cosine-similarity scores, as LangGraph's stores do.
 
     Raises:
         EmbedderMismatchError: If the store was written with an embedder of another name or
@@ -169,6 +182,7 @@ class MemoryStore:
         embedder: Any = None,
         backend: Backend | None = None,
         ttl: float | None = None,
+        search_mode: SearchMode | None = None,
     ) -> None:
         if path is not None and backend is not None:
             raise InvalidArgumentError(
@@ -186,8 +200,20 @@ class MemoryStore:
             backend = ChromaBackend(path)
         self.backend: Backend = backend
         self._check_embedder()
-        self.lexical = LexicalIndex(getattr(backend, "lexical_path", None))
-        self.lexical.repair(backend)
+        # The lexical index mirrors the records of one machine. A backend that other machines
+        # write too (a Chroma server) is read directly instead, and searched densely.
+        self.lexical: LexicalIndex | None = None
+        if not getattr(backend, "shared", False):
+            self.lexical = LexicalIndex(getattr(backend, "lexical_path", None))
+            self.lexical.repair(backend)
+        self.default_mode: SearchMode = _check_mode(
+            search_mode or (DEFAULT_SEARCH_MODE if self.lexical else "dense")
+        )
+        if self.lexical is None and self.default_mode != "dense":
+            raise InvalidArgumentError(
+                f"search_mode={search_mode!r} needs the lexical index, which a shared backend "
+                "(a Chroma server) does not keep; use 'dense'"
+            )
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-lexical")
 
     def _check_embedder(self) -> None:
@@ -261,13 +287,17 @@ class MemoryStore:
         if not batch:
             return []
         if timestamp is not None and (
-            isinstance(timestamp, bool) or not isinstance(timestamp, (int, float))
+            isinstance(timestamp, bool)
+            or not isinstance(timestamp, (int, float))
+            or not 0 <= timestamp < MAX_SECONDS
         ):
-            raise InvalidArgumentError(f"timestamp must be Unix seconds, got {timestamp!r}")
+            raise InvalidArgumentError(
+                f"timestamp must be Unix seconds from 0 to {MAX_SECONDS:.0e}, got {timestamp!r}"
+            )
         now = time.time()
         expires_at = None if expires_in is None else now + expires_in
         written_at = now if timestamp is None else float(timestamp)
-        existing = self.lexical.get([record_id(namespace, key) for key in batch])
+        existing = self._records([record_id(namespace, key) for key in batch])
         records = [
             Record(
                 namespace=namespace,
@@ -291,21 +321,29 @@ class MemoryStore:
         """
         texts = [indexed_text(r.value) for r in records]
         embeddings = self.embedder.embed_documents(texts)
-        self.lexical.mark_pending([r.id for r in records])
+        if self.lexical:
+            self.lexical.mark_pending([r.id for r in records])
         replace = getattr(self.backend, "replace", None)
         if replace is not None:
             replace(records, embeddings, previous)
         else:
             self.backend.upsert(records, embeddings)
-        self.lexical.upsert(records, texts)
+        if self.lexical:
+            self.lexical.upsert(records, texts)
 
     def _remove(self, ids: list[str]) -> None:
         """Delete ids from the backend, then from the lexical index (marked first)."""
         if not ids:
             return
-        self.lexical.mark_pending(ids)
+        if self.lexical:
+            self.lexical.mark_pending(ids)
         self.backend.delete(ids)
-        self.lexical.delete(ids)
+        if self.lexical:
+            self.lexical.delete(ids)
+
+    def _records(self, ids: list[str]) -> list[Record | None]:
+        """Records by id (expired too) from the lexical mirror, or from a shared backend."""
+        return self.lexical.get(ids) if self.lexical else self.backend.get(ids)
 
     def delete(self, namespace: Namespace, key: str, /) -> None:
         """Delete one item; deleting an absent key does nothing.
@@ -324,7 +362,7 @@ class MemoryStore:
             InvalidNamespaceError, InvalidKeyError: On a bad namespace or key.
         """
         namespace, key = validate_namespace(namespace), validate_key(key)
-        (record,) = self.lexical.get([record_id(namespace, key)])
+        (record,) = self._records([record_id(namespace, key)])
         return _item(record) if record is not None and record.live(time.time()) else None
 
     def search(
@@ -336,7 +374,7 @@ class MemoryStore:
         filter: Filter | None = None,
         limit: int = 10,
         offset: int = 0,
-        mode: SearchMode = DEFAULT_SEARCH_MODE,
+        mode: SearchMode | None = None,
     ) -> list[MemoryItem]:
         """Find live items in a namespace and everything below it.
 
@@ -351,10 +389,10 @@ class MemoryStore:
             offset: Items to skip first, ``>= 0``.
             mode: How a query ranks: ``"dense"`` by cosine similarity of embeddings (score
                 in ``[-1, 1]``); ``"lexical"`` by BM25 over the indexed words (score > 0;
-                items sharing no word with the query are not found); ``"hybrid"`` (default)
-                fuses both by reciprocal rank fusion (score ``sum(weight / (RRF_K + rank))``,
-                see :data:`RRF_K` and :data:`LEXICAL_WEIGHT`). Namespace, liveness and filter
-                apply the same in every mode.
+                items sharing no word with the query are not found); ``"hybrid"`` fuses both
+                by reciprocal rank fusion (score ``sum(weight / (RRF_K + rank))``, see
+                :data:`RRF_K` and :data:`LEXICAL_WEIGHT`). Namespace, liveness and filter
+                apply the same in every mode. Default: the store's ``search_mode``.
 
         Returns:
             Up to ``limit`` items.
@@ -368,13 +406,23 @@ class MemoryStore:
         _check_count(offset, "offset", minimum=0)
         if query is not None and not isinstance(query, str):
             raise InvalidArgumentError(f"query must be a str or None, got {type(query).__name__}")
-        _check_mode(mode)
+        mode = _check_mode(mode or self.default_mode)
         now = time.time()
         if not (query and query.strip()):
+            if self.lexical is None:
+                hits = self.backend.query(
+                    prefix, embedding=None, clauses=clauses, now=now, limit=limit, offset=offset
+                )
+                return [_item(record) for record, _ in hits]
             found = self.lexical.recent(
                 prefix, clauses=clauses, now=now, limit=limit, offset=offset
             )
             return [_item(record) for record in found]
+        if self.lexical is None and mode != "dense":
+            raise InvalidArgumentError(
+                f"mode={mode!r} needs the lexical index, which a shared backend (a Chroma "
+                "server) does not keep; use mode='dense'"
+            )
         if mode == "lexical":
             found = self.lexical.search(
                 query, prefix, clauses=clauses, now=now, limit=limit, offset=offset
@@ -403,7 +451,7 @@ class MemoryStore:
         """
         embedding = self.embedder.embed_query(query)
         nearest = getattr(self.backend, "nearest", None)
-        if nearest is not None:
+        if nearest is not None and self.lexical is not None:
             found = nearest(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
             records = self.lexical.get([record_id for record_id, _ in found])
             if all(r is not None and r.live(now) for r in records):
@@ -444,7 +492,13 @@ class MemoryStore:
         if max_depth is not None:
             _check_count(max_depth, "max_depth", minimum=1)
         found = set()
-        for namespace in self.lexical.namespaces(start, now=time.time()):
+        now = time.time()
+        held = (
+            self.lexical.namespaces(start, now=now)
+            if self.lexical
+            else {record.namespace for record in self.backend.scan(start, now=now)}
+        )
+        for namespace in held:
             if end and namespace[len(namespace) - len(end) :] != end:
                 continue
             found.add(namespace[:max_depth] if max_depth is not None else namespace)
@@ -457,6 +511,8 @@ class MemoryStore:
             InvalidNamespaceError: On a bad prefix.
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
+        if self.lexical is None:
+            return sum(1 for _ in self.backend.scan(prefix, now=time.time()))
         return self.lexical.count(prefix, now=time.time())
 
     # -- upkeep ---------------------------------------------------------------------------
@@ -492,13 +548,21 @@ class MemoryStore:
 
         Returns:
             How many items were written.
+
+        Raises:
+            InvalidArgumentError: If ``path`` cannot be written (a missing folder, a folder).
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
         records = sorted(self.backend.scan(prefix, now=time.time()), key=lambda r: r.id)
-        with open(path, "w", encoding="utf-8") as out:
-            for record in records:
-                line = _item(record).model_dump(mode="json", exclude={"score"})
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                for record in records:
+                    line = _item(record).model_dump(mode="json", exclude={"score"})
+                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        except OSError as error:
+            raise InvalidArgumentError(
+                f"cannot write {path}: {error.strerror}; give a file path in a folder that exists"
+            ) from None
         return len(records)
 
     def import_jsonl(self, path: str | Path, /) -> int:
@@ -536,23 +600,31 @@ class MemoryStore:
                                 expires_at=item.expires_at,
                             )
                         )
-                    except ValueError as error:
-                        first = str(error).splitlines()[0]
+                    except ValidationError as error:
+                        first = error.errors()[0]
+                        where = ".".join(map(str, first["loc"])) or "the line"
                         raise ImportFormatError(
-                            f"{path}: line {number} is not a memvault item: {first}"
+                            f"{path}: line {number} is not a memvault item: {where}: {first['msg']}"
                         ) from None
+                    except ValueError as error:
+                        raise ImportFormatError(
+                            f"{path}: line {number} is not a memvault item: {error}"
+                        ) from None
+        except UnicodeDecodeError:
+            raise ImportFormatError(f"{path} is not UTF-8 text; export files are UTF-8") from None
         except OSError as error:
             raise ImportFormatError(f"cannot read {path}: {error.strerror}") from None
         now = time.time()
         records = [r for r in records if r.live(now)]
         if records:
-            self._write(records, self.lexical.get([r.id for r in records]))
+            self._write(records, self._records([r.id for r in records]))
         return len(records)
 
     def close(self) -> None:
         """Release the backend's and the lexical index's files and clients."""
         self._pool.shutdown(wait=True)
-        self.lexical.close()
+        if self.lexical:
+            self.lexical.close()
         self.backend.close()
 
     def __enter__(self) -> MemoryStore:

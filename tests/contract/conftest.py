@@ -22,12 +22,15 @@ def chroma_client() -> Iterator[chromadb.ClientAPI]:
 
 
 def make_backend(kind: str, client: chromadb.ClientAPI):
+    """A fresh backend: in memory; Chroma with the store's local lexical mirror; or Chroma as
+    a server shared with other machines, read directly."""
     if kind == "memory":
         return InMemoryBackend()
-    return ChromaBackend(client=client, collection=f"contract-{next(_collections)}")
+    name = f"contract-{next(_collections)}"
+    return ChromaBackend(client=client, collection=name, shared=kind == "chroma-shared")
 
 
-@pytest.fixture(params=["memory", "chroma"])
+@pytest.fixture(params=["memory", "chroma", "chroma-shared"])
 def backend_kind(request: pytest.FixtureRequest) -> str:
     return request.param
 

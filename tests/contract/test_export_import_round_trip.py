@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from memvault import ImportFormatError
+from memvault import ImportFormatError, InvalidArgumentError
 
 
 def test_round_trip_keeps_text_metadata_namespaces_times_and_ttl(new_store, clock, tmp_path):
@@ -51,3 +51,32 @@ def test_bad_line_imports_nothing(new_store, tmp_path):
     assert store.count() == 0
     with pytest.raises(ImportFormatError, match="cannot read"):
         store.import_jsonl(tmp_path / "missing.jsonl")
+
+
+def test_bad_field_is_named_and_non_utf8_is_refused(new_store, tmp_path):
+    store = new_store()
+    path = tmp_path / "bad.jsonl"
+    line = {
+        "namespace": ["a"],
+        "key": "k",
+        "value": {"text": "x"},
+        "created_at": "yesterday",
+        "updated_at": 1.0,
+        "expires_at": None,
+    }
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(ImportFormatError, match="line 1 .*created_at"):
+        store.import_jsonl(path)
+    path.write_bytes(b"\xff\xfe not utf-8\n")
+    with pytest.raises(ImportFormatError, match="not UTF-8"):
+        store.import_jsonl(path)
+    assert store.count() == 0
+
+
+def test_export_to_a_missing_folder_is_a_clear_error(new_store, tmp_path):
+    store = new_store()
+    store.put(("a",), "k", {"text": "x"})
+    with pytest.raises(InvalidArgumentError, match="cannot write"):
+        store.export_jsonl(tmp_path / "missing" / "out.jsonl")
+    with pytest.raises(InvalidArgumentError, match="cannot write"):
+        store.export_jsonl(tmp_path)

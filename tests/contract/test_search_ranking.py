@@ -40,7 +40,13 @@ def test_query_pages_do_not_overlap(store):
 
 @pytest.mark.parametrize(
     ("options", "field"),
-    [({"limit": 0}, "limit"), ({"offset": -1}, "offset"), ({"query": 3}, "query")],
+    [
+        ({"limit": 0}, "limit"),
+        ({"limit": 10**20}, "limit"),
+        ({"offset": -1}, "offset"),
+        ({"query": 3}, "query"),
+        ({"query": "tea", "mode": "fuzzy"}, "mode"),
+    ],
 )
 def test_bad_search_options_are_named(store, options, field):
     with pytest.raises(InvalidArgumentError, match=field):

@@ -38,6 +38,7 @@ values = st.builds(
 
 class StoreVersusModel(RuleBasedStateMachine):
     backend_kind = "memory"
+    shared = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -47,13 +48,15 @@ class StoreVersusModel(RuleBasedStateMachine):
         if self.backend_kind == "memory":
             backend = InMemoryBackend()
         else:
-            backend = ChromaBackend(client=CLIENT, collection=f"model-{next(_names)}")
+            name = f"model-{next(_names)}"
+            backend = ChromaBackend(client=CLIENT, collection=name, shared=self.shared)
         self.embedder = HashingEmbedder(32)
         self.store = MemoryStore(backend=backend, embedder=self.embedder)
         self.model: dict[tuple, dict] = {}
 
     def teardown(self) -> None:
         memvault.store.time = self.real_time
+        self.store.close()
         if self.backend_kind == "chroma":
             CLIENT.delete_collection(self.store.backend.collection.name)
 
@@ -139,23 +142,43 @@ class StoreVersusModel(RuleBasedStateMachine):
         limit=st.integers(1, 6),
     )
     def search_query(self, prefix, query, filter, limit):
-        clauses = normalize_filter(filter)
-        candidates = {
-            ident: entry
-            for ident, entry in self.live(prefix).items()
-            if matches(entry["value"], clauses)
-        }
+        candidates = self.candidates(prefix, filter)
         q = np.array(self.embedder.embed_query(query))
         scores = {
             ident: float(np.array(self.embedder.embed_query(e["value"]["text"])) @ q)
             for ident, e in candidates.items()
         }
-        found = self.store.search(prefix, query=query, filter=filter, limit=limit)
+        found = self.store.search(prefix, query=query, filter=filter, limit=limit, mode="dense")
         assert len(found) == min(limit, len(candidates))
         for item in found:
             assert scores[(item.namespace, item.key)] == pytest.approx(item.score, abs=1e-4)
         best = sorted(scores.values(), reverse=True)[: len(found)]
         assert [i.score for i in found] == pytest.approx(best, abs=1e-4)
+
+    def candidates(self, prefix, filter):
+        clauses = normalize_filter(filter)
+        return {
+            ident: entry
+            for ident, entry in self.live(prefix).items()
+            if matches(entry["value"], clauses)
+        }
+
+    @precondition(lambda self: self.model)
+    @rule(
+        prefix=st.sampled_from(PREFIXES),
+        query=texts,
+        filter=st.sampled_from(FILTERS),
+        limit=st.integers(1, 6),
+    )
+    def search_default_mode(self, prefix, query, filter, limit):
+        candidates = self.candidates(prefix, filter)
+        found = self.store.search(prefix, query=query, filter=filter, limit=limit)
+        idents = [(item.namespace, item.key) for item in found]
+        assert len(idents) == len(set(idents)) == min(limit, len(candidates))
+        assert set(idents) <= set(candidates)
+        for item in found:
+            assert item.value == candidates[(item.namespace, item.key)]["value"]
+        assert [i.score for i in found] == sorted((i.score for i in found), reverse=True)
 
     @invariant()
     def counts_and_namespaces_agree(self):
@@ -168,6 +191,11 @@ class ChromaStoreVersusModel(StoreVersusModel):
     backend_kind = "chroma"
 
 
+class SharedChromaStoreVersusModel(StoreVersusModel):
+    backend_kind = "chroma"
+    shared = True
+
+
 RUN = settings(
     max_examples=200,
     stateful_step_count=15,
@@ -178,3 +206,5 @@ TestInMemoryBackendMatchesModel = StoreVersusModel.TestCase
 TestInMemoryBackendMatchesModel.settings = RUN
 TestChromaBackendMatchesModel = ChromaStoreVersusModel.TestCase
 TestChromaBackendMatchesModel.settings = RUN
+TestSharedChromaBackendMatchesModel = SharedChromaStoreVersusModel.TestCase
+TestSharedChromaBackendMatchesModel.settings = RUN

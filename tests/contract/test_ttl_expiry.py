@@ -50,7 +50,7 @@ def test_cleanup_deletes_expired_and_old_items_and_counts_them(store, clock):
     assert store.cleanup() == 0
 
 
-@pytest.mark.parametrize("ttl", [0, -5, "10", True])
+@pytest.mark.parametrize("ttl", [0, -5, "10", True, float("inf"), float("nan"), 1e300])
 def test_bad_ttl_is_rejected(store, ttl):
     with pytest.raises(InvalidArgumentError, match="ttl"):
         store.put(NS, "k", {"text": "x"}, ttl=ttl)

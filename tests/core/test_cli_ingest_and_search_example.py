@@ -11,7 +11,7 @@ def test_ingest_then_search_puts_the_right_turn_first(tmp_path):
     assert ingested == {"ingested": 10, "namespace": "users/alice"}
 
     hits = memvault_json(
-        "search", "does anyone have a food allergy?", "-n", "users/alice", "-k", "3", store=store
+        "search", "any allergies I should know about?", "-n", "users/alice", "-k", "3", store=store
     )
     assert hits[0]["key"] == "trip-planning:5"
     assert (

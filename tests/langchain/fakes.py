@@ -12,11 +12,11 @@ from pydantic import Field
 from memvault import HashingEmbedder, InMemoryBackend, MemoryStore
 
 
-def small_store(path: Path | None = None) -> MemoryStore:
+def small_store(path: Path | None = None, **options) -> MemoryStore:
     """A store with the deterministic hashing embedder: in memory, or Chroma at ``path``."""
     if path is None:
-        return MemoryStore(embedder=HashingEmbedder(64), backend=InMemoryBackend())
-    return MemoryStore(path, embedder=HashingEmbedder(64))
+        return MemoryStore(embedder=HashingEmbedder(64), backend=InMemoryBackend(), **options)
+    return MemoryStore(path, embedder=HashingEmbedder(64), **options)
 
 
 class ScriptedChatModel(GenericFakeChatModel):

@@ -10,7 +10,7 @@ from memvault import EmbedderMismatchError, HashingEmbedder, MemoryStore
 
 def test_a_langchain_embeddings_is_used_for_storing_and_searching(tmp_path):
     embeddings = DeterministicFakeEmbedding(size=32)
-    store = MemoryStore(tmp_path, embedder=embeddings)
+    store = MemoryStore(tmp_path, embedder=embeddings, search_mode="dense")
     store.put(("users", "ada"), "tea", {"text": "Ada drinks green tea"})
     store.put(("users", "ada"), "city", {"text": "Ada lives in Lisbon"})
     assert store.embedder.dim == 32

@@ -23,7 +23,8 @@ def stores():
     reference = InMemoryStore(
         index={"dims": 64, "embed": MemvaultEmbeddings(HashingEmbedder(64)), "fields": ["text"]}
     )
-    ours = MemvaultLangGraphStore(small_store(), fields=["text"])
+    # dense search scores by cosine similarity, as InMemoryStore does
+    ours = MemvaultLangGraphStore(small_store(search_mode="dense"), fields=["text"])
     for store in (reference, ours):
         for namespace, key, value in ITEMS:
             store.put(namespace, key, value)

@@ -9,9 +9,11 @@ All items live in one cosine-distance collection. Each record's Chroma metadata 
   so a namespace prefix is one selective ``$eq``;
 - ``mv.expires`` (Unix seconds; "never" is stored as :data:`NEVER` so that liveness is one
   ``$gt`` clause inside the query);
-- ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``mv.fields``,
-  the list of those field names, which filters use to test that a field exists (Chroma's
-  ``$ne``/``$nin`` otherwise match records that lack the field).
+- ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``h.<field>``
+  (``True``), which filters use to test that the field exists: Chroma's ``$ne``/``$nin``
+  otherwise match records that lack it. (A list of field names with ``$contains`` would do too,
+  but Chroma 1.5.9 leaves array metadata behind when a collection is deleted, and a new
+  collection's records inherit it.)
 
 Chroma's own default embedding function downloads a model, so it is never used: the store
 always passes embeddings. No Chroma ``documents`` are stored (the text is inside ``mv.record``),
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from memvault.backends.base import Clauses, Record
+from memvault.errors import InvalidArgumentError
 from memvault.namespace import Namespace
 
 NEVER = 1e18
@@ -84,8 +87,7 @@ def _metadata(record: Record) -> dict[str, Any]:
         }
     )
     metadata.update({f"u.{name}": value for name, value in fields.items()})
-    if fields:
-        metadata["mv.fields"] = sorted(fields)
+    metadata.update({f"h.{name}": True for name in fields})
     return metadata
 
 
@@ -113,7 +115,7 @@ def _by_type(values: list[Any]) -> list[list[Any]]:
 
 def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
     name = f"u.{field}"
-    exists = {"mv.fields": {"$contains": field}}
+    exists = {f"h.{field}": True}
     if operator in ("$in", "$nin"):
         groups = [{name: {operator: group}} for group in _by_type(operand)]
         if operator == "$in":
@@ -146,8 +148,15 @@ class ChromaBackend:
         client: Any chromadb client, e.g. ``chromadb.HttpClient(host=..., port=...)`` for a
             Chroma server shared by several machines.
         collection: Collection name (3-512 characters); one store per collection.
+        shared: Whether other processes or machines write the collection too. Then the store
+            reads every record from Chroma and searches densely (its lexical index would only
+            know this process's writes). Default: True for a client that talks to a server,
+            False for an embedded one.
 
     Telemetry of the embedded client is off.
+
+    Raises:
+        InvalidArgumentError: If ``path`` is an existing file rather than a folder.
     """
 
     def __init__(
@@ -156,12 +165,17 @@ class ChromaBackend:
         *,
         client: Any = None,
         collection: str = DEFAULT_COLLECTION,
+        shared: bool | None = None,
     ) -> None:
         import chromadb
         from chromadb.config import Settings
 
         if client is None:
             folder = Path(path).expanduser() if path is not None else default_path()
+            if folder.exists() and not folder.is_dir():
+                raise InvalidArgumentError(
+                    f"store path {folder} is a file; give a folder (it is created if missing)"
+                )
             folder.mkdir(parents=True, exist_ok=True)
             client = chromadb.PersistentClient(
                 path=str(folder), settings=Settings(anonymized_telemetry=False)
@@ -170,6 +184,9 @@ class ChromaBackend:
         else:
             self.path = None
         self.client = client
+        if shared is None:
+            shared = "rust" not in client.get_settings().chroma_api_impl.lower()
+        self.shared = shared
         self.collection = client.get_or_create_collection(
             collection, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
         )
