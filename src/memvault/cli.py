@@ -20,7 +20,7 @@ from rich.progress import track
 
 from memvault.conversations import load_conversation
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.items import MemoryItem
+from memvault.items import MemoryItem, validate_value
 from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
 from memvault.store import DEFAULT_SEARCH_MODE, SEARCH_MODES, MemoryStore
 
@@ -106,16 +106,23 @@ def ingest(
 ) -> None:
     """Store every turn of a conversation as a memory (speaker, turn id and date as metadata)."""
     target = parse_namespace_path(namespace)
-    turns = load_conversation(file)  # fully parsed before the store is touched
-    store = MemoryStore(path)
+    turns = load_conversation(file)  # fully parsed and checked before the store is touched
+    for turn in turns:
+        validate_value(turn.value())
+    store = MemoryStore(path, ttl=ttl)  # checks ttl before it creates anything
     batches = []  # one put_many per run of turns said at the same time, at most BATCH long
     for _, same_time in groupby(turns, key=lambda t: t.timestamp):
         run = list(same_time)
         batches += [run[start : start + BATCH] for start in range(0, len(run), BATCH)]
-    for batch in track(batches, description="embedding turns", console=err, transient=True):
-        store.put_many(
-            target, [(t.key, t.value()) for t in batch], ttl=ttl, timestamp=batch[0].timestamp
-        )
+    progress = track(
+        batches,
+        description="embedding turns",
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    for batch in progress:
+        store.put_many(target, [(t.key, t.value()) for t in batch], timestamp=batch[0].timestamp)
     _done(
         {"ingested": len(turns), "namespace": namespace},
         as_json,

@@ -224,15 +224,22 @@ def load_conversation(path: str | Path) -> list[Turn]:
     source = path.stem
     try:
         raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise _fail(str(path), "not UTF-8 text; save the file as UTF-8") from None
     except OSError as error:
         raise _fail(str(path), f"cannot read the file ({error.strerror})") from None
-    try:
-        if path.suffix == ".jsonl":
-            data: Any = [json.loads(line) for line in raw.splitlines() if line.strip()]
-        else:
-            data = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise _fail(str(path), f"malformed JSON at line {error.lineno}: {error.msg}") from None
+    lines = raw.splitlines() if path.suffix == ".jsonl" else [raw]
+    data: Any = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            at = number if path.suffix == ".jsonl" else error.lineno
+            raise _fail(str(path), f"malformed JSON at line {at}: {error.msg}") from None
+    if path.suffix != ".jsonl":
+        data = data[0] if data else None
     if isinstance(data, dict) and isinstance(data.get("conversation"), dict):
         data = data["conversation"]
     if isinstance(data, dict) and "speaker_a" in data:

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memvault.errors import InvalidFilterError
+from memvault.namespace import is_utf8
 
 Scalar = str | int | float | bool
 Filter = Mapping[str, Any]
@@ -36,6 +37,10 @@ OPERATORS = ("$eq", "$ne", "$in", "$nin", *COMPARISONS)
 
 def _finite(value: Any) -> bool:
     return not isinstance(value, float) or math.isfinite(value)
+
+
+def _storable(value: Any) -> bool:
+    return _finite(value) and (not isinstance(value, str) or is_utf8(value))
 
 
 def is_scalar(value: Any) -> bool:
@@ -99,15 +104,15 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
             raise InvalidFilterError(
                 f"filter {field!r}: {operator} needs a non-empty list of values, got {operand!r}"
             )
-        if not all(is_scalar(item) and _finite(item) for item in operand):
+        if not all(is_scalar(item) and _storable(item) for item in operand):
             raise InvalidFilterError(
                 f"filter {field!r}: {operator} values must be str, int, float or bool, "
                 f"got {operand!r}"
             )
         return list(operand)
-    elif not is_scalar(operand) or not _finite(operand):
+    elif not is_scalar(operand) or not _storable(operand):
         raise InvalidFilterError(
-            f"filter {field!r}: {operator} needs a str, int, float or bool (finite), "
+            f"filter {field!r}: {operator} needs a str (UTF-8), int, float or bool (finite), "
             f"got {operand!r}"
         )
     return operand

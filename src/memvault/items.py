@@ -68,7 +68,9 @@ def validate_value(value: Any) -> dict[str, Any]:
             f"value['text'] must be a non-empty string (it is what gets embedded), got {text!r}"
         )
     try:
-        round_tripped = json.loads(json.dumps(value, allow_nan=False))
+        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        encoded.encode("utf-8")  # a lone surrogate cannot be stored
+        round_tripped = json.loads(encoded)
     except (TypeError, ValueError) as error:
         raise InvalidValueError(
             f"value must be JSON-serialisable to be stored: {error}; "

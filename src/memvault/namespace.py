@@ -16,6 +16,15 @@ from memvault.errors import InvalidKeyError, InvalidNamespaceError
 Namespace = tuple[str, ...]
 
 
+def is_utf8(text: str) -> bool:
+    """Whether a ``str`` can be stored: it encodes to UTF-8 (no lone surrogate, ``\ud800``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespace:
     """Check a namespace and return it as a tuple.
 
@@ -49,9 +58,10 @@ def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespac
                 f"namespace segment {position} is empty in {tuple(namespace)!r}; "
                 "every segment must be a non-empty string"
             )
-        if "\x00" in segment:
+        if "\x00" in segment or not is_utf8(segment):
             raise InvalidNamespaceError(
-                f"namespace segment {position} {segment!r} contains a NUL character; remove it"
+                f"namespace segment {position} {segment!r} contains a NUL character or a lone "
+                "surrogate; remove it"
             )
     return tuple(namespace)
 
@@ -68,8 +78,10 @@ def validate_key(key: Any) -> str:
     Raises:
         InvalidKeyError: If the key is not such a string.
     """
-    if not isinstance(key, str) or not key or "\x00" in key:
-        raise InvalidKeyError(f"key must be a non-empty string without NUL characters, got {key!r}")
+    if not isinstance(key, str) or not key or "\x00" in key or not is_utf8(key):
+        raise InvalidKeyError(
+            f"key must be a non-empty UTF-8 string without NUL characters, got {key!r}"
+        )
     return key
 
 

@@ -19,7 +19,7 @@ from memvault.errors import EmbedderMismatchError, ImportFormatError, InvalidArg
 from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem, validate_value
 from memvault.lexical import LexicalIndex, indexed_text
-from memvault.namespace import Namespace, validate_key, validate_namespace
+from memvault.namespace import Namespace, is_utf8, validate_key, validate_namespace
 
 
 class _NotGiven:
@@ -53,7 +53,8 @@ LEXICAL_WEIGHT = 2.0
 benchmark, where BM25 alone beats MiniLM alone."""
 
 FUSION_POOL = 30
-"""Hybrid search fuses at least this many candidates from each index (more for deep pages)."""
+"""Hybrid search fuses this many candidates from each index; pages reaching deeper fuse 4, 16,
+... times as many, so pages that end within the same pool size never overlap or skip."""
 
 
 def _in_thread(method: Callable[..., T]) -> Callable[..., Any]:
@@ -208,7 +209,9 @@ class MemoryStore:
             self.lexical = LexicalIndex(getattr(backend, "lexical_path", None))
             self.lexical.repair(backend)
         self.default_mode: SearchMode = _check_mode(
-            search_mode or (DEFAULT_SEARCH_MODE if self.lexical else "dense")
+            (DEFAULT_SEARCH_MODE if self.lexical else "dense")
+            if search_mode is None
+            else search_mode
         )
         if self.lexical is None and self.default_mode != "dense":
             raise InvalidArgumentError(
@@ -405,9 +408,11 @@ class MemoryStore:
         clauses = normalize_filter(filter)
         _check_count(limit, "limit", minimum=1)
         _check_count(offset, "offset", minimum=0)
-        if query is not None and not isinstance(query, str):
-            raise InvalidArgumentError(f"query must be a str or None, got {type(query).__name__}")
-        mode = _check_mode(mode or self.default_mode)
+        if query is not None and (not isinstance(query, str) or not is_utf8(query)):
+            raise InvalidArgumentError(
+                f"query must be a UTF-8 str or None, got {type(query).__name__} {query!r:.80}"
+            )
+        mode = _check_mode(self.default_mode if mode is None else mode)
         now = time.time()
         if not (query and query.strip()):
             if self.lexical is None:
@@ -432,7 +437,9 @@ class MemoryStore:
         if mode == "dense":
             hits = self._dense(query, prefix, clauses, now, limit + offset)
             return [_item(record, score) for record, score in hits[offset:]]
-        pool = max(FUSION_POOL, limit + offset)
+        pool = FUSION_POOL
+        while pool < limit + offset:
+            pool *= 4
         lexical = self._pool.submit(
             self.lexical.search, query, prefix, clauses=clauses, now=now, limit=pool
         )

@@ -33,6 +33,8 @@ def test_repeated_key_keeps_last_value(store):
         (("k2", {"text": "x", "nan": float("nan")}), InvalidValueError, "JSON"),
         (("k2", "just text"), InvalidValueError, "dict"),
         (("", {"text": "x"}), InvalidKeyError, "key"),
+        (("k2", {"text": "lone \ud800 surrogate"}), InvalidValueError, "JSON"),
+        (("k\ud800", {"text": "x"}), InvalidKeyError, "UTF-8"),
     ],
 )
 def test_one_bad_item_writes_nothing(store, bad, error, message):

@@ -15,6 +15,12 @@ from tests.core.cli import REPO, memvault, memvault_json
         (["search", "tea", "--filter", '{"n": {"$regex": 1}}'], "unknown operator"),
         (["import", "{malformed}"], "line 1 is not a memvault item"),
         (["search", "tea", "--filter", "{bad"], "--filter is not JSON"),
+        (
+            ["ingest", str(REPO / "examples" / "trip-planning.json"), "-n", "u", "--ttl", "-5"],
+            "ttl",
+        ),
+        (["ingest", "{not_utf8}", "-n", "users/alice"], "not UTF-8"),
+        (["ingest", "{bad_line}", "-n", "users/alice"], "malformed JSON at line 3"),
         (["search", "tea", "-n", "users/a\\x"], "backslash"),
     ],
 )
@@ -29,6 +35,10 @@ def test_bad_input(tmp_path, args, message):
         "wrong_schema": tmp_path / "schema.json",
     }
     files["malformed"].write_text('{"role": "user", ')
+    files["not_utf8"] = tmp_path / "binary.json"
+    files["not_utf8"].write_bytes(b"\xff\xfe[]")
+    files["bad_line"] = tmp_path / "chat.jsonl"
+    files["bad_line"].write_text('{"role": "user", "content": "a"}\n\n{"role": "user",\n')
     files["wrong_schema"].write_text('{"hello": "world"}')
     args = [str(files[a[1:-1]]) if a[1:-1] in files else a for a in args]
     result = memvault(*args, store=store, check=False)
