@@ -112,8 +112,8 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
         return list(operand)
     elif not is_scalar(operand) or not _storable(operand):
         raise InvalidFilterError(
-            f"filter {field!r}: {operator} needs a str (UTF-8), int, float or bool (finite), "
-            f"got {operand!r}"
+            f"filter {field!r}: {operator} needs a str, int, float or bool (UTF-8 text, "
+            f"finite numbers), got {operand!r}"
         )
     return operand
 
