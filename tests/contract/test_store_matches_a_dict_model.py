@@ -36,6 +36,14 @@ values = st.builds(
 )
 
 
+QUERY_ARGS = {
+    "prefix": st.sampled_from(PREFIXES),
+    "query": texts,
+    "filter": st.sampled_from(FILTERS),
+    "limit": st.integers(1, 6),
+}
+
+
 class StoreVersusModel(RuleBasedStateMachine):
     backend_kind = "memory"
     shared = False
@@ -135,12 +143,7 @@ class StoreVersusModel(RuleBasedStateMachine):
         assert [(i.namespace, i.key) for i in found] == [ident for _, _, ident in expected]
 
     @precondition(lambda self: self.model)
-    @rule(
-        prefix=st.sampled_from(PREFIXES),
-        query=texts,
-        filter=st.sampled_from(FILTERS),
-        limit=st.integers(1, 6),
-    )
+    @rule(**QUERY_ARGS)
     def search_query(self, prefix, query, filter, limit):
         candidates = self.candidates(prefix, filter)
         q = np.array(self.embedder.embed_query(query))
@@ -164,12 +167,7 @@ class StoreVersusModel(RuleBasedStateMachine):
         }
 
     @precondition(lambda self: self.model)
-    @rule(
-        prefix=st.sampled_from(PREFIXES),
-        query=texts,
-        filter=st.sampled_from(FILTERS),
-        limit=st.integers(1, 6),
-    )
+    @rule(**QUERY_ARGS)
     def search_default_mode(self, prefix, query, filter, limit):
         candidates = self.candidates(prefix, filter)
         found = self.store.search(prefix, query=query, filter=filter, limit=limit)
