@@ -139,6 +139,19 @@ def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, A
     return parts[0] if len(parts) == 1 else {"$and": parts}
 
 
+def _nearest_where(
+    prefix: Namespace, clauses: Clauses, now: float
+) -> tuple[dict[str, Any] | None, bool]:
+    """The ``where`` of a nearest-neighbour query, and whether it left liveness out.
+
+    With a namespace prefix and no filter, liveness is left out: a clause that nearly every
+    record matches makes Chroma materialise them all. The caller checks liveness on the hits.
+    """
+    if prefix and not clauses:
+        return where(prefix, [], None), True
+    return where(prefix, clauses, now), False
+
+
 class ChromaBackend:
     """Stores memories in a Chroma collection.
 
@@ -274,16 +287,15 @@ class ChromaBackend:
         With a namespace prefix and no filter it first runs on the prefix alone (a liveness
         clause that nearly every record matches makes Chroma materialise them all); only if an
         expired record came back does it run again with liveness inside the query, so ``limit``
-        live hits still come back when they exist. (Dropping liveness beside filter clauses
-        made Chroma 1.5.9 return records that fail ``$ne`` in the contract state machine.)
+        live hits still come back when they exist.
         """
         if embedding is None:
             records = list(self._pages(where(prefix, clauses, now)))
             records.sort(key=lambda r: (-r.updated_at, r.id))
             return [(r, None) for r in records[offset : offset + limit]]
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
-        narrowed = where(prefix, [], None) if prefix and not clauses else None
-        hits = self._nearest(vector, narrowed or where(prefix, clauses, now), offset + limit)
+        condition, narrowed = _nearest_where(prefix, clauses, now)
+        hits = self._nearest(vector, condition, offset + limit)
         if narrowed and any(not record.live(now) for record, _ in hits):
             hits = self._nearest(vector, where(prefix, clauses, now), offset + limit)
         return hits[offset:]
@@ -314,8 +326,7 @@ class ChromaBackend:
         Returns:
             ``(id, 1 - cosine distance)`` pairs, most similar first, ties by id.
         """
-        narrowed = prefix and not clauses  # the same rule as in query()
-        condition = where(prefix, [], None) if narrowed else where(prefix, clauses, now)
+        condition, _ = _nearest_where(prefix, clauses, now)
         found = self.collection.query(
             query_embeddings=np.asarray(embedding, dtype=np.float32).reshape(1, -1),
             n_results=limit,
