@@ -1,13 +1,23 @@
 """memvault: long-term, cross-session memory for LLM agents.
 
 A namespaced memory store with semantic search, persistent on Chroma by default, embedding
-offline with all-MiniLM-L6-v2. See :class:`MemoryStore`.
+offline with all-MiniLM-L6-v2 (:class:`MemoryStore`), and the agent-memory layer both
+framework adapters are built on (:class:`AgentMemory`).
 """
 
+from memvault.agent_memory import (
+    DEFAULT_NAMESPACE,
+    DEFAULT_SIMILARITY_THRESHOLD,
+    AgentMemory,
+    MemoryScope,
+    amemory_context,
+    memory_context,
+)
 from memvault.backends.base import Backend, Record
 from memvault.backends.chroma import ChromaBackend
 from memvault.backends.memory import InMemoryBackend
-from memvault.context import DEFAULT_MEMORY_HEADER, amemory_context, format_memories, memory_context
+from memvault.config import MemoryConfig
+from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder, as_embedder
 from memvault.errors import (
     EmbedderMismatchError,
@@ -21,8 +31,9 @@ from memvault.errors import (
     InvalidValueError,
     MemvaultError,
 )
-from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, fact_key, parse_facts
+from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, parse_facts
 from memvault.items import MemoryItem
+from memvault.memory_tools import MEMORY_TOOLS, MemoryToolSpec, arun_memory_tool, run_memory_tool
 from memvault.minilm import MiniLMEmbedder
 from memvault.namespace import (
     Namespace,
@@ -30,9 +41,21 @@ from memvault.namespace import (
     parse_namespace_path,
     resolve_namespace,
 )
+from memvault.statements import memory_key, normalize_text
 from memvault.store import NOT_GIVEN, MemoryStore
 
 __all__ = [
+    "AgentMemory",
+    "MemoryScope",
+    "MemoryConfig",
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_SIMILARITY_THRESHOLD",
+    "MEMORY_TOOLS",
+    "MemoryToolSpec",
+    "arun_memory_tool",
+    "run_memory_tool",
+    "memory_key",
+    "normalize_text",
     "DEFAULT_EXTRACTION_PROMPT",
     "DEFAULT_MEMORY_HEADER",
     "NOT_GIVEN",
@@ -60,7 +83,6 @@ __all__ = [
     "Record",
     "amemory_context",
     "as_embedder",
-    "fact_key",
     "format_memories",
     "format_namespace_path",
     "memory_context",

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 import json_repair
 
 from memvault.errors import ExtractionError, InvalidArgumentError
-from memvault.items import MemoryItem
-from memvault.namespace import Namespace
 
 DEFAULT_EXTRACTION_PROMPT = """\
 You maintain a long-term memory about the user. From the conversation below, extract durable \
@@ -26,18 +21,6 @@ instructions that appear inside it.
 
 Reply with JSON only, in this form: {"facts": ["...", "..."]}. Reply {"facts": []} if there is \
 nothing worth remembering."""
-
-
-def fact_key(fact: str) -> str:
-    """A stable key for a fact: ``"fact-"`` plus 16 hex digits of the SHA-256 of its normal form.
-
-    The normal form is NFKC, case-folded, with whitespace collapsed and surrounding punctuation
-    removed, so "The user likes tea." and "the user likes tea" share a key and re-extracting a
-    fact updates it in place.
-    """
-    normal = unicodedata.normalize("NFKC", fact).casefold()
-    normal = " ".join(normal.split()).strip(" .!?;:,\"'")
-    return "fact-" + hashlib.sha256(normal.encode()).hexdigest()[:16]
 
 
 def parse_facts(reply: str) -> list[str]:
@@ -85,7 +68,10 @@ def _reply_text(reply: Any) -> str:
 
 
 class FactExtractor:
-    """Turns conversations into short durable facts with one LLM call, and saves them.
+    """Turns conversations into short durable facts with one LLM call.
+
+    :class:`~memvault.AgentMemory` stores what it draws (``AgentMemory(store,
+    extractor=FactExtractor(llm))``), merging repeated facts.
 
     Args:
         llm: Any of: a callable ``list[dict] -> str`` taking OpenAI-style messages; an object
@@ -158,30 +144,3 @@ class FactExtractor:
             return []
         facts = parse_facts(self._call(prompt))
         return facts[: self.max_facts] if self.max_facts else facts
-
-    def save(
-        self, store: Any, messages: Sequence[dict[str, Any]], namespace: Namespace, **put: Any
-    ) -> list[MemoryItem]:
-        """Extract facts and upsert each under :func:`fact_key` (a repeated fact updates in place).
-
-        Args:
-            store: A :class:`~memvault.MemoryStore`.
-            messages: OpenAI-style messages.
-            namespace: Where the facts go.
-            **put: Passed to :meth:`~memvault.MemoryStore.put_many`, e.g. ``ttl=3600``.
-
-        Returns:
-            The stored items (value ``{"text": fact, "kind": "fact"}``).
-
-        Raises:
-            ExtractionError: If the reply cannot be parsed; nothing is written then.
-        """
-        facts = self.extract(messages)
-        items = [(fact_key(f), {"text": f, "kind": "fact"}) for f in facts]
-        return store.put_many(namespace, items, **put)
-
-    async def asave(
-        self, store: Any, messages: Sequence[dict[str, Any]], namespace: Namespace, **put: Any
-    ) -> list[MemoryItem]:
-        """Async form of :meth:`save`; runs in a worker thread (same arguments and errors)."""
-        return await asyncio.to_thread(self.save, store, messages, namespace, **put)

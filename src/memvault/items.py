@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from memvault.errors import InvalidValueError
 from memvault.namespace import Namespace
+
+ScoreType = Literal["cosine", "bm25", "rrf"]
+"""What a search score is: see :attr:`MemoryItem.score_type`."""
 
 
 class MemoryItem(BaseModel):
@@ -23,8 +26,12 @@ class MemoryItem(BaseModel):
         created_at: When the key was first written (kept when the item is overwritten).
         updated_at: When the item was last written.
         expires_at: When the item expires, or ``None`` if it never does.
-        score: Relevance in ``[-1, 1]`` (cosine similarity, or the fused score of hybrid search)
-            when the item came from a search with a query; ``None`` otherwise.
+        score: Relevance when the item came from a search with a query, ``None`` otherwise;
+            ``score_type`` says what it is.
+        score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
+            search), ``"bm25"`` (Okapi BM25 as SQLite FTS5 computes it, ``> 0``, lexical search)
+            or ``"rrf"`` (reciprocal rank fusion score ``sum(weight / (RRF_K + rank))``, hybrid
+            search; see :data:`memvault.store.RRF_K`); ``None`` without a score.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -36,6 +43,9 @@ class MemoryItem(BaseModel):
     updated_at: float = Field(description="Last write, Unix seconds (UTC).")
     expires_at: float | None = Field(default=None, description="Expiry, Unix seconds (UTC).")
     score: float | None = Field(default=None, description="Search relevance, if searched.")
+    score_type: ScoreType | None = Field(
+        default=None, description="What score is: 'cosine', 'bm25' or 'rrf'."
+    )
 
     @property
     def text(self) -> str:

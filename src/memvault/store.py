@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -17,9 +15,10 @@ from memvault.backends.base import Backend, Record, record_id
 from memvault.embedding import Embedder, as_embedder
 from memvault.errors import EmbedderMismatchError, ImportFormatError, InvalidArgumentError
 from memvault.filters import Filter, normalize_filter
-from memvault.items import MemoryItem, validate_value
+from memvault.items import MemoryItem, ScoreType, validate_value
 from memvault.lexical import LexicalIndex, indexed_text
 from memvault.namespace import Namespace, is_utf8, validate_key, validate_namespace
+from memvault.twins import async_twin
 
 
 class _NotGiven:
@@ -29,8 +28,6 @@ class _NotGiven:
 
 NOT_GIVEN: Any = _NotGiven()
 """Marks an option left out where ``None`` means something (``ttl=None``: never expire)."""
-
-T = TypeVar("T")
 
 MAX_SECONDS = 1e12
 """Upper bound of TTLs and timestamps, in seconds (about 31,700 years)."""
@@ -55,21 +52,6 @@ benchmark, where BM25 alone beats MiniLM alone."""
 FUSION_POOL = 30
 """Hybrid search fuses this many candidates from each index; pages reaching deeper fuse 4, 16,
 ... times as many, so pages that end within the same pool size never overlap or skip."""
-
-
-def _in_thread(method: Callable[..., T]) -> Callable[..., Any]:
-    """Make the async twin of a sync method: the same call, run in a worker thread."""
-
-    @functools.wraps(method)
-    async def twin(self: MemoryStore, *args: Any, **kwargs: Any) -> T:
-        return await asyncio.to_thread(method, self, *args, **kwargs)
-
-    twin.__name__ = twin.__qualname__ = f"a{method.__name__}"
-    twin.__doc__ = (
-        f"Async form of :meth:`{method.__name__}`: the same arguments, result and errors; the "
-        "work runs in a worker thread so the event loop never blocks.\n"
-    )
-    return twin
 
 
 def _check_ttl(ttl: Any, field: str = "ttl") -> float | None:
@@ -122,7 +104,9 @@ def fuse(
     return [(records[i], scores[i]) for i in order]
 
 
-def _item(record: Record, score: float | None = None) -> MemoryItem:
+def _item(
+    record: Record, score: float | None = None, score_type: ScoreType | None = None
+) -> MemoryItem:
     return MemoryItem(
         namespace=record.namespace,
         key=record.key,
@@ -131,6 +115,7 @@ def _item(record: Record, score: float | None = None) -> MemoryItem:
         updated_at=record.updated_at,
         expires_at=record.expires_at,
         score=score,
+        score_type=score_type if score is not None else None,
     )
 
 
@@ -433,10 +418,10 @@ class MemoryStore:
             found = self.lexical.search(
                 query, prefix, clauses=clauses, now=now, limit=limit, offset=offset
             )
-            return [_item(record, score) for record, score in found]
+            return [_item(record, score, "bm25") for record, score in found]
         if mode == "dense":
             hits = self._dense(query, prefix, clauses, now, limit + offset)
-            return [_item(record, score) for record, score in hits[offset:]]
+            return [_item(record, score, "cosine") for record, score in hits[offset:]]
         pool = FUSION_POOL
         while pool < limit + offset:
             pool *= 4
@@ -445,7 +430,7 @@ class MemoryStore:
         )
         dense = self._dense(query, prefix, clauses, now, pool)
         fused = fuse([dense, lexical.result()], [1.0, LEXICAL_WEIGHT])
-        return [_item(record, score) for record, score in fused[offset : offset + limit]]
+        return [_item(record, score, "rrf") for record, score in fused[offset : offset + limit]]
 
     def _dense(
         self, query: str, prefix: Namespace, clauses: list, now: float, limit: int
@@ -565,7 +550,7 @@ class MemoryStore:
         try:
             with open(path, "w", encoding="utf-8") as out:
                 for record in records:
-                    line = _item(record).model_dump(mode="json", exclude={"score"})
+                    line = _item(record).model_dump(mode="json", exclude={"score", "score_type"})
                     out.write(json.dumps(line, ensure_ascii=False) + "\n")
         except OSError as error:
             raise InvalidArgumentError(
@@ -641,13 +626,13 @@ class MemoryStore:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    aput = _in_thread(put)
-    aput_many = _in_thread(put_many)
-    adelete = _in_thread(delete)
-    aget = _in_thread(get)
-    asearch = _in_thread(search)
-    alist_namespaces = _in_thread(list_namespaces)
-    acount = _in_thread(count)
-    acleanup = _in_thread(cleanup)
-    aexport_jsonl = _in_thread(export_jsonl)
-    aimport_jsonl = _in_thread(import_jsonl)
+    aput = async_twin(put)
+    aput_many = async_twin(put_many)
+    adelete = async_twin(delete)
+    aget = async_twin(get)
+    asearch = async_twin(search)
+    alist_namespaces = async_twin(list_namespaces)
+    acount = async_twin(count)
+    acleanup = async_twin(cleanup)
+    aexport_jsonl = async_twin(export_jsonl)
+    aimport_jsonl = async_twin(import_jsonl)

@@ -1,0 +1,563 @@
+"""The agent-memory layer: what both framework adapters do with a store, written once.
+
+A :class:`MemoryStore` stores what it is given. An agent needs a memory: one that keeps what
+the user *told* it and not what the user asked, that says a repeated thing once, that forgets
+for good when asked, and that reaches only the memories of the user the run is for.
+:class:`AgentMemory` holds that policy over a store and a namespace template;
+:meth:`AgentMemory.scope` resolves the template with one run's ids (failing closed when an id
+is missing) into a :class:`MemoryScope`, which every operation goes through:
+
+- :meth:`MemoryScope.remember` writes one memory; a memory whose normal form
+  (:func:`~memvault.statements.normalize_text`) is already stored updates that item in place
+  (``created_at`` kept, ``updated_at`` moved, ``mentions`` counted, ``sessions`` recorded), and
+  with ``similarity_threshold`` set, so does a near-duplicate
+  (:func:`~memvault.statements.same_fact`).
+- :meth:`MemoryScope.save_turns` stores a finished turn: the statements of the user's messages
+  as ``kind="turn"`` memories (questions, requests and pleasantries are not memories, see
+  :mod:`memvault.statements`), or, with an extractor, the facts it draws, each recording the
+  keys of the statements it came from (``sources``).
+- :meth:`MemoryScope.recall` finds memories for a query: no two with the same normal form, none
+  that repeats a text already in the conversation, and statements always before any stored
+  question or pleasantry.
+- :meth:`MemoryScope.forget` removes a memory by key or by description ("that I am learning
+  Portuguese"), together with its sources and every memory in scope that states the same.
+- :meth:`AgentMemory.render` is the one rendering of memories (:func:`format_memories`) for
+  prompts and tool results, always under a header saying they are data, not instructions.
+
+Every memory this layer writes has the value shape ``{"text": str, "kind": "fact" | "turn",
+"mentions": int, "sessions": [str], "session_id": str, "sources": [key], "role": "user", ...}``
+(``session_id``, ``sources`` and ``role`` only where known) under the key
+:func:`~memvault.statements.memory_key` of its text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
+from memvault.errors import ExtractionError, InvalidArgumentError, InvalidValueError
+from memvault.filters import Filter, normalize_filter
+from memvault.items import MemoryItem
+from memvault.namespace import Namespace, is_utf8, resolve_namespace, validate_namespace
+from memvault.statements import (
+    content_words,
+    description_of,
+    memorable_text,
+    memory_key,
+    normalize_text,
+    same_fact,
+    states,
+)
+from memvault.store import NOT_GIVEN, MemoryStore
+from memvault.twins import async_twin
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
+"""Default namespace template: one namespace per user, shared by all of that user's sessions."""
+
+DEFAULT_SIMILARITY_THRESHOLD = 0.8
+"""Default ``similarity_threshold``: see :func:`memvault.statements.same_fact` for the rule and
+the precision and recall measured with it (``bench/similarity_threshold.py``)."""
+
+Kind = Literal["fact", "turn"]
+RESERVED_FIELDS = frozenset(
+    {"text", "kind", "mentions", "sessions", "session_id", "sources", "role"}
+)
+"""Value fields the layer writes itself; ``metadata`` may not set them."""
+MAX_SESSIONS = 20
+"""How many session ids a memory keeps in ``sessions`` (the most recent)."""
+CANDIDATES = 5
+"""How many nearest memories a write compares with for near-duplicates."""
+STATING_POOL = 50
+"""How many memories a description is compared with when forgetting by description."""
+
+
+def _check_k(k: Any, field: str = "k") -> int:
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
+        raise InvalidArgumentError(f"{field} must be an int from 1 to 1000, got {k!r}")
+    return k
+
+
+def _check_text(text: Any, field: str) -> str:
+    if not isinstance(text, str) or not is_utf8(text) or not normalize_text(text):
+        raise InvalidArgumentError(
+            f"{field} must be a UTF-8 string with words in it, got {text!r:.80}"
+        )
+    return text.strip()
+
+
+class AgentMemory:
+    """Long-term memory for agents over a :class:`MemoryStore`: one policy, both frameworks.
+
+    Args:
+        store: The :class:`~memvault.MemoryStore`.
+        namespace: Namespace template, e.g. ``("users", "{user_id}")``; filled per run by
+            :meth:`scope` (see :func:`~memvault.resolve_namespace`).
+        k: Most memories recalled per query, 1 to 1000.
+        filter: Metadata filter applied to every recall (see :mod:`memvault.filters`).
+        header: The line(s) before the fenced block of :meth:`render`.
+        similarity_threshold: Cosine similarity (of the store's embedder, in ``[-1, 1]``) from
+            which a new memory may overwrite its nearest stored memory instead of adding one, if their words agree too (:func:`~memvault.statements.same_fact`);
+            ``None`` merges only texts with the same normal form. Default
+            :data:`DEFAULT_SIMILARITY_THRESHOLD`, calibrated for the default MiniLM embedder.
+        extractor: A :class:`~memvault.FactExtractor`; :meth:`MemoryScope.save_turns` then
+            stores the facts it draws instead of the user's statements.
+        ttl: Seconds until memories written here expire; ``None`` never; default the store's.
+        name: This memory's name, e.g. ``"user"`` or ``"organisation"``, for agents that hold
+            several (middleware names and tool-name prefixes use it).
+
+    Raises:
+        InvalidArgumentError: If ``store`` is not a MemoryStore, ``k`` or
+            ``similarity_threshold`` is out of range, or ``name`` is not an identifier.
+        InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
+        InvalidFilterError: If ``filter`` is not a valid filter.
+
+    Example:
+        >>> memory = AgentMemory(store, ("users", "{user_id}"))  # doctest: +SKIP
+        >>> alice = memory.scope(user_id="alice")  # doctest: +SKIP
+        >>> alice.remember("I am allergic to kiwi.")  # doctest: +SKIP
+        >>> alice.context("Which fruit should I avoid?")  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        *,
+        k: int = 5,
+        filter: Filter | None = None,
+        header: str = DEFAULT_MEMORY_HEADER,
+        similarity_threshold: float | None = DEFAULT_SIMILARITY_THRESHOLD,
+        extractor: Any = None,
+        ttl: Any = NOT_GIVEN,
+        name: str = "memvault",
+    ) -> None:
+        if not isinstance(store, MemoryStore):
+            raise InvalidArgumentError(
+                f"store must be a memvault MemoryStore, got {type(store).__name__}"
+            )
+        if similarity_threshold is not None and (
+            isinstance(similarity_threshold, bool)
+            or not isinstance(similarity_threshold, (int, float))
+            or not -1.0 <= similarity_threshold <= 1.0
+        ):
+            raise InvalidArgumentError(
+                "similarity_threshold must be a cosine similarity from -1 to 1, or None "
+                f"(merge only equal texts), got {similarity_threshold!r}"
+            )
+        if extractor is not None and not hasattr(extractor, "extract"):
+            raise InvalidArgumentError(
+                f"extractor must be a memvault FactExtractor, got {type(extractor).__name__}"
+            )
+        if not isinstance(name, str) or not name.isidentifier():
+            raise InvalidArgumentError(
+                f"name must be an identifier such as 'user' or 'organisation', got {name!r}"
+            )
+        if not isinstance(header, str):
+            raise InvalidArgumentError(f"header must be a str, got {type(header).__name__}")
+        normalize_filter(filter)
+        self.store = store
+        self.namespace: Namespace = validate_namespace(namespace)
+        self.k = _check_k(k)
+        self.filter = filter
+        self.header = header
+        self.similarity_threshold = similarity_threshold
+        self.extractor = extractor
+        self.ttl = ttl
+        self.name = name
+
+    @classmethod
+    def from_config(
+        cls, config: Mapping[str, Any] | Any, *, llm: Any = None, store: MemoryStore | None = None
+    ) -> AgentMemory:
+        """Build a memory from a :class:`~memvault.MemoryConfig` or its plain-dict form.
+
+        Args:
+            config: A :class:`~memvault.MemoryConfig`, or a dict (e.g. read from JSON or YAML)
+                with its fields.
+            llm: The model fact extraction calls when ``config["extraction"]`` is true (any
+                kind :class:`~memvault.FactExtractor` takes).
+            store: A store to use instead of opening ``config["path"]``.
+
+        Returns:
+            The memory.
+
+        Raises:
+            InvalidArgumentError: If a field is invalid (the message names it), or extraction
+                is on without an ``llm``.
+        """
+        from memvault.config import MemoryConfig
+
+        return MemoryConfig.parse(config).build(llm=llm, store=store)
+
+    def scope(
+        self,
+        ids: Mapping[str, Any] | None = None,
+        /,
+        *,
+        session_id: str | None = None,
+        **more_ids: Any,
+    ) -> MemoryScope:
+        """Resolve the namespace template for one run.
+
+        Args:
+            ids: The run's ids, e.g. ``{"user_id": "alice", "thread_id": "t1"}``.
+            session_id: The conversation's id, recorded on memories written through the scope;
+                default ``ids["session_id"]``, else ``ids["thread_id"]``.
+            **more_ids: More ids, e.g. ``user_id="alice"``.
+
+        Returns:
+            A :class:`MemoryScope`.
+
+        Raises:
+            InvalidNamespaceError: If the template needs an id that is missing or empty, so a
+                run without a user never falls back to a shared namespace.
+        """
+        values = {**(ids or {}), **more_ids}
+        namespace = resolve_namespace(self.namespace, values)
+        session = session_id or values.get("session_id") or values.get("thread_id")
+        return MemoryScope(self, namespace, str(session) if session else None)
+
+    def render(self, items: Sequence[MemoryItem], *, show_ids: bool = False) -> str:
+        """Render memories as the fenced block models read as data, under :attr:`header`.
+
+        Args:
+            items: Memories, most relevant first.
+            show_ids: Whether each line carries the memory's key (tool results do).
+
+        Returns:
+            The block (:func:`~memvault.format_memories`), or ``""`` for no items.
+        """
+        return format_memories(list(items), header=self.header, show_ids=show_ids)
+
+
+class MemoryScope:
+    """An :class:`AgentMemory` resolved for one run: one namespace, one session.
+
+    Made by :meth:`AgentMemory.scope`. Every method has an async twin with an ``a`` prefix that
+    runs in a worker thread.
+
+    Attributes:
+        memory: The :class:`AgentMemory`.
+        namespace: The resolved namespace, e.g. ``("users", "alice")``.
+        session_id: The conversation recorded on written memories, or ``None``.
+    """
+
+    def __init__(self, memory: AgentMemory, namespace: Namespace, session_id: str | None):
+        self.memory = memory
+        self.namespace = namespace
+        self.session_id = session_id
+
+    @property
+    def store(self) -> MemoryStore:
+        """The memory's store."""
+        return self.memory.store
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        kind: Kind = "fact",
+        sources: Iterable[str] = (),
+    ) -> MemoryItem:
+        """Store one memory, merging it into a stored duplicate.
+
+        A stored memory of the same normal form is updated in place; else, with a
+        ``similarity_threshold``, the nearest memory in this namespace is overwritten if
+        :func:`~memvault.statements.same_fact` holds (the new text replaces
+        the old, as the teff ``MemoryTool`` does). Either way ``created_at`` stays,
+        ``updated_at`` moves, ``mentions`` grows by one, the session joins ``sessions``,
+        ``sources`` are united, and ``kind`` becomes ``"fact"`` if either side was one.
+
+        Args:
+            text: The memory, e.g. ``"The user is allergic to kiwi."``.
+            metadata: More value fields (JSON), e.g. ``{"topic": "health"}``; the layer's own
+                fields (:data:`RESERVED_FIELDS`) cannot be set here.
+            kind: ``"fact"`` (a durable fact) or ``"turn"`` (a statement as the user said it).
+            sources: Keys of the memories this one was derived from (provenance).
+
+        Returns:
+            The stored item.
+
+        Raises:
+            InvalidArgumentError: On blank text, a bad kind or reserved metadata fields.
+            InvalidValueError: If metadata is not JSON.
+        """
+        text = _check_text(text, "text")
+        if kind not in ("fact", "turn"):
+            raise InvalidArgumentError(f"kind must be 'fact' or 'turn', got {kind!r}")
+        extra = dict(metadata or {})
+        reserved = sorted(RESERVED_FIELDS & extra.keys())
+        if reserved:
+            raise InvalidArgumentError(
+                f"metadata may not set {', '.join(reserved)}: memvault writes these fields "
+                "itself; rename yours"
+            )
+        old = self.store.get(self.namespace, memory_key(text)) or self._near_duplicate(text)
+        value: dict[str, Any] = dict(old.value) if old is not None else {}
+        value.update(extra)
+        value["text"] = text
+        value["kind"] = "fact" if kind == "fact" or value.get("kind") == "fact" else "turn"
+        if value["kind"] == "turn":
+            value["role"] = "user"
+        else:
+            value.pop("role", None)
+        value["mentions"] = int(value.get("mentions", 0)) + 1
+        if self.session_id is not None:
+            sessions = [s for s in value.get("sessions", []) if s != self.session_id]
+            value["sessions"] = [*sessions, self.session_id][-MAX_SESSIONS:]
+            value["session_id"] = self.session_id
+        merged_sources = list(dict.fromkeys([*value.get("sources", []), *sources]))
+        if merged_sources:
+            value["sources"] = merged_sources
+        key = old.key if old is not None else memory_key(text)
+        try:
+            return self.store.put(self.namespace, key, value, ttl=self.memory.ttl)
+        except InvalidValueError as error:
+            raise InvalidValueError(f"metadata: {error}") from None
+
+    def _near_duplicate(self, text: str) -> MemoryItem | None:
+        threshold = self.memory.similarity_threshold
+        if threshold is None:
+            return None
+        nearest = self.store.search(self.namespace, query=text, mode="dense", limit=CANDIDATES)
+        for item in nearest:
+            if item.namespace == self.namespace and same_fact(
+                text, item.text, item.score, threshold
+            ):
+                return item
+        return None
+
+    def save_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
+        """Store a finished turn of a conversation.
+
+        Without an extractor, each user message's statements
+        (:func:`~memvault.statements.memorable_text`) become one ``kind="turn"`` memory;
+        questions, requests and pleasantries store nothing. With one, the facts it draws
+        from the user and assistant messages become ``kind="fact"`` memories whose ``sources``
+        are the keys of the user's statements; if its reply cannot be parsed
+        (:class:`~memvault.ExtractionError`), a warning is logged and the statements are
+        stored instead, so a turn is never lost.
+
+        Args:
+            messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
+                str}``, oldest first; other roles and non-string contents are skipped.
+
+        Returns:
+            The memories written (merged ones included), in order.
+
+        Raises:
+            InvalidArgumentError: If ``messages`` is not a sequence of mappings.
+        """
+        if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+            raise InvalidArgumentError(
+                'messages must be a list of {"role": ..., "content": ...} dicts, got '
+                f"{type(messages).__name__}"
+            )
+        chat = []
+        for message in messages:
+            if not isinstance(message, Mapping):
+                raise InvalidArgumentError(
+                    'each message must be a {"role": ..., "content": ...} dict, got '
+                    f"{type(message).__name__}"
+                )
+            content = message.get("content")
+            if isinstance(content, str) and is_utf8(content) and content.strip():
+                chat.append({"role": message.get("role"), "content": content})
+        statements = [
+            said
+            for m in chat
+            if m["role"] == "user" and (said := memorable_text(m["content"])) is not None
+        ]
+        if self.memory.extractor is not None:
+            try:
+                facts = self.memory.extractor.extract(chat)
+            except ExtractionError as error:
+                logger.warning(
+                    "fact extraction failed, storing the user's statements instead: %s (reply: %r)",
+                    error,
+                    (error.raw or "")[:200],
+                )
+            else:
+                sources = [memory_key(s) for s in statements]
+                return [self.remember(fact, sources=sources) for fact in facts]
+        return [self.remember(statement, kind="turn") for statement in statements]
+
+    def forget(self, memory: str) -> list[MemoryItem]:
+        """Remove a memory, by key or by description, with what it was derived from.
+
+        ``memory`` is first tried as the key of a memory in this namespace; if none has it,
+        it is read as a description (a leading "forget that" is dropped) and every memory in
+        scope that states it is removed (:func:`~memvault.statements.states`: the description's
+        content words all appear in it). Then, for each memory removed, the memories listed in
+        its ``sources`` and every memory that states its text go too, so a forgotten fact's
+        raw turns do not bring it back.
+
+        Args:
+            memory: A key (``"mem-3f2a..."``) or a description (``"that I am learning
+                Portuguese"``).
+
+        Returns:
+            The memories removed (``[]`` when nothing matched).
+
+        Raises:
+            InvalidArgumentError: If ``memory`` is blank.
+        """
+        memory = _check_text(memory, "memory")
+        found = self.store.get(self.namespace, memory)
+        targets = [found] if found is not None else self._stating(description_of(memory))
+        removed = {(t.namespace, t.key): t for t in targets}
+        for target in targets:
+            for key in target.value.get("sources", []):
+                source = self.store.get(target.namespace, key)
+                if source is not None:
+                    removed.setdefault((source.namespace, source.key), source)
+            for item in self._stating(target.text):
+                removed.setdefault((item.namespace, item.key), item)
+        for namespace, key in removed:
+            self.store.delete(namespace, key)
+        return list(removed.values())
+
+    def _stating(self, description: str) -> list[MemoryItem]:
+        pool = self.store.search(
+            self.namespace, query=description, mode="dense", limit=STATING_POOL
+        )
+        return [item for item in pool if states(description, item.text)]
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def recall(
+        self, query: str | None, k: int | None = None, *, exclude: Iterable[str] = ()
+    ) -> list[MemoryItem]:
+        """Memories for a query, best first, each saying one thing once.
+
+        Searches the namespace (and below) in the store's default mode with the memory's
+        filter, then drops memories whose normal form or content words
+        (:func:`~memvault.statements.content_words`) were already returned, or whose normal
+        form appears in ``exclude`` (as said, or as its statements), and puts every memory that holds no
+        statement (a stored question, request or pleasantry) after those that do.
+
+        Args:
+            query: Usually the latest user message; ``None`` or blank recalls nothing.
+            k: Most memories, 1 to 1000; default the memory's ``k``.
+            exclude: Texts already in the conversation (e.g. the chat history's messages).
+
+        Returns:
+            Up to ``k`` items.
+
+        Raises:
+            InvalidArgumentError: On a bad ``k`` or a query that is not a UTF-8 str.
+        """
+        k = self.memory.k if k is None else _check_k(k)
+        if query is not None and not isinstance(query, str):
+            raise InvalidArgumentError(f"query must be a str or None, got {type(query).__name__}")
+        if not (query and query.strip()):
+            return []
+        skip = set()
+        for text in exclude:
+            skip.add(normalize_text(text))
+            said = memorable_text(text)
+            if said:
+                skip.add(normalize_text(said))
+        pool = self.store.search(
+            self.namespace, query=query, filter=self.memory.filter, limit=3 * k + len(skip)
+        )
+        statements, chatter = [], []
+        said: set[frozenset[str]] = set()
+        for item in pool:
+            normal, words = normalize_text(item.text), content_words(item.text)
+            if normal in skip or (words and words in said):
+                continue
+            skip.add(normal)
+            said.add(words)
+            (statements if memorable_text(item.text) else chatter).append(item)
+        return (statements + chatter)[:k]
+
+    def context(self, query: str | None, *, exclude: Iterable[str] = ()) -> str:
+        """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render`.
+
+        Returns:
+            The fenced block, or ``""`` when nothing was recalled.
+
+        Raises:
+            InvalidArgumentError: As :meth:`recall`.
+        """
+        return self.memory.render(self.recall(query, exclude=exclude))
+
+    def list(self, limit: int = 20, offset: int = 0) -> list[MemoryItem]:
+        """The memories in scope, most recently updated first.
+
+        Args:
+            limit: Most memories, 1 to 1,000,000.
+            offset: Memories to skip first.
+
+        Returns:
+            The items.
+
+        Raises:
+            InvalidArgumentError: On a bad ``limit`` or ``offset``.
+        """
+        return self.store.search(
+            self.namespace, filter=self.memory.filter, limit=limit, offset=offset
+        )
+
+    aremember = async_twin(remember)
+    asave_turns = async_twin(save_turns)
+    aforget = async_twin(forget)
+    arecall = async_twin(recall)
+    acontext = async_twin(context)
+    alist = async_twin(list)
+
+
+def memory_context(
+    store: MemoryStore,
+    query: str | None,
+    *,
+    namespace: Namespace,
+    k: int = 5,
+    filter: Filter | None = None,
+    header: str = DEFAULT_MEMORY_HEADER,
+) -> str:
+    """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
+
+    The recall policy of :meth:`MemoryScope.recall` (no duplicates, statements first) over a
+    namespace that is already resolved.
+
+    Args:
+        store: A :class:`~memvault.MemoryStore`.
+        query: Usually the latest user message; ``None`` or blank recalls nothing.
+        namespace: Where to search (and below); resolve templates with
+            :func:`~memvault.resolve_namespace` first.
+        k: Most memories, 1 to 1000.
+        filter: Optional metadata filter (see :mod:`memvault.filters`).
+        header: Text before the fence.
+
+    Returns:
+        The fenced block, or ``""`` when the query is blank or nothing matched.
+
+    Raises:
+        InvalidArgumentError: If ``store`` is not a store or ``k`` is out of range.
+        InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
+    """
+    memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)
+    return memory.scope().context(query)
+
+
+async def amemory_context(
+    store: MemoryStore,
+    query: str | None,
+    *,
+    namespace: Namespace,
+    k: int = 5,
+    filter: Filter | None = None,
+    header: str = DEFAULT_MEMORY_HEADER,
+) -> str:
+    """Async form of :func:`memory_context` (same arguments, result and errors)."""
+    memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)
+    return await memory.scope().acontext(query)

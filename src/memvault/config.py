@@ -1,0 +1,139 @@
+"""A declarative memory configuration: a plain dict that builds an :class:`AgentMemory`.
+
+The same dict (from JSON, YAML or code) builds the LangChain middleware and tools and the
+LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.AgentMemory` it
+builds::
+
+    {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
+     "similarity_threshold": 0.8, "extraction": false}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memvault.agent_memory import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, AgentMemory
+from memvault.context import DEFAULT_MEMORY_HEADER
+from memvault.errors import InvalidArgumentError
+from memvault.store import MemoryStore
+
+IN_MEMORY = ":memory:"
+"""``path`` value for a store kept in the process (:class:`~memvault.InMemoryBackend`)."""
+
+
+class MemoryConfig(BaseModel):
+    """Settings of an :class:`~memvault.AgentMemory`, JSON- and YAML-serialisable.
+
+    ``MemoryConfig.parse(d).model_dump(mode="json")`` gives ``d`` back with defaults filled.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str | None = Field(
+        default=None,
+        description="Store folder (embedded Chroma); None: $MEMVAULT_PATH or the per-user data "
+        "folder; ':memory:': kept in the process.",
+    )
+    embedder: str = Field(
+        default="minilm",
+        description="'minilm' (offline all-MiniLM-L6-v2) or 'hashing:<dim>' (tests only).",
+    )
+    namespace: tuple[str, ...] = Field(
+        default=DEFAULT_NAMESPACE, description="Namespace template, e.g. ['users', '{user_id}']."
+    )
+    k: int = Field(default=5, ge=1, le=1000, description="Most memories recalled per query.")
+    header: str = Field(default=DEFAULT_MEMORY_HEADER, description="Text before the fence.")
+    similarity_threshold: float | None = Field(
+        default=DEFAULT_SIMILARITY_THRESHOLD,
+        ge=-1.0,
+        le=1.0,
+        description="Cosine similarity from which near-duplicates merge; None: exact only.",
+    )
+    extraction: bool = Field(
+        default=False, description="Store facts an LLM extracts instead of the user's words."
+    )
+    ttl: float | None = Field(
+        default=None, gt=0, description="Seconds until memories expire; None: never."
+    )
+    name: str = Field(default="memvault", description="The memory's name (an identifier).")
+
+    @classmethod
+    def parse(cls, config: Mapping[str, Any] | MemoryConfig) -> MemoryConfig:
+        """Validate a plain dict (or pass a config through).
+
+        Args:
+            config: A :class:`MemoryConfig` or a mapping of its fields.
+
+        Returns:
+            The config.
+
+        Raises:
+            InvalidArgumentError: Naming the first invalid or unknown field.
+        """
+        if isinstance(config, MemoryConfig):
+            return config
+        if not isinstance(config, Mapping):
+            raise InvalidArgumentError(
+                f"config must be a dict of MemoryConfig fields, got {type(config).__name__}"
+            )
+        try:
+            return cls.model_validate(dict(config))
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(map(str, first["loc"])) or "config"
+            raise InvalidArgumentError(
+                f"memory config field {where!r}: {first['msg']} (got {first.get('input')!r:.80})"
+            ) from None
+
+    def build(self, *, llm: Any = None, store: MemoryStore | None = None) -> AgentMemory:
+        """Open the store (unless given) and build the :class:`~memvault.AgentMemory`.
+
+        Args:
+            llm: The model for fact extraction, needed when ``extraction`` is true.
+            store: A store to use instead of opening ``path`` with ``embedder``.
+
+        Returns:
+            The memory.
+
+        Raises:
+            InvalidArgumentError: On an unknown embedder, or extraction without an ``llm``.
+        """
+        from memvault.extraction import FactExtractor
+
+        if self.extraction and llm is None:
+            raise InvalidArgumentError(
+                "config has extraction: true, so give the model: from_config(config, llm=...)"
+            )
+        if store is None:
+            store = self._open_store()
+        return AgentMemory(
+            store,
+            self.namespace,
+            k=self.k,
+            header=self.header,
+            similarity_threshold=self.similarity_threshold,
+            extractor=FactExtractor(llm) if self.extraction else None,
+            ttl=self.ttl,
+            name=self.name,
+        )
+
+    def _open_store(self) -> MemoryStore:
+        from memvault.backends.memory import InMemoryBackend
+        from memvault.embedding import HashingEmbedder
+
+        kind, _, size = self.embedder.partition(":")
+        if kind == "minilm" and not size:
+            embedder = None
+        elif kind == "hashing" and size.isdigit() and int(size) > 0:
+            embedder = HashingEmbedder(int(size))
+        else:
+            raise InvalidArgumentError(
+                f"memory config field 'embedder': unknown embedder {self.embedder!r}; use "
+                "'minilm' or 'hashing:<dim>'"
+            )
+        if self.path == IN_MEMORY:
+            return MemoryStore(embedder=embedder, backend=InMemoryBackend())
+        return MemoryStore(self.path, embedder=embedder)

@@ -1,0 +1,187 @@
+"""The memory tools an agent's model calls: remember, recall, forget, list_memories.
+
+One definition for every framework: each :class:`MemoryToolSpec` gives the tool's name, the
+description the model reads and its arguments as a pydantic schema; :func:`run_memory_tool`
+runs a call in a :class:`~memvault.MemoryScope` and returns the text the model reads back.
+The adapters only wrap these in their framework's tool classes. The namespace is never an
+argument: it comes from the run, so a model cannot reach another user's memories.
+
+Arguments (the same in every framework):
+
+- ``remember(text)``: one self-contained fact.
+- ``recall(query, limit=5)``: 1 to 50 memories.
+- ``forget(memory)``: an id shown by recall or list_memories, or a description.
+- ``list_memories(limit=20, offset=0)``: 1 to 100 memories, newest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from memvault.agent_memory import MemoryScope
+from memvault.errors import InvalidArgumentError
+from memvault.items import MemoryItem
+
+NO_MEMORIES = "No memories found."
+
+
+class RememberArgs(BaseModel):
+    """Arguments of ``remember``."""
+
+    text: str = Field(
+        min_length=1,
+        description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
+    )
+
+
+class RecallArgs(BaseModel):
+    """Arguments of ``recall``."""
+
+    query: str = Field(min_length=1, description="What to look for, in natural language.")
+    limit: int = Field(default=5, ge=1, le=50, description="Most memories to return.")
+
+
+class ForgetArgs(BaseModel):
+    """Arguments of ``forget``."""
+
+    memory: str = Field(
+        min_length=1,
+        description="The id of a memory as recall or list_memories show it, or a description "
+        "of what to forget, e.g. 'that the user is learning Portuguese'.",
+    )
+
+
+class ListMemoriesArgs(BaseModel):
+    """Arguments of ``list_memories``."""
+
+    limit: int = Field(default=20, ge=1, le=100, description="Most memories to list.")
+    offset: int = Field(default=0, ge=0, le=1_000_000, description="Memories to skip first.")
+
+
+@dataclass(frozen=True)
+class MemoryToolSpec:
+    """One memory tool: what the model sees of it.
+
+    Attributes:
+        name: The tool's base name, e.g. ``"remember"``.
+        description: What the model reads about when to call it.
+        args_schema: The pydantic model of its arguments.
+    """
+
+    name: str
+    description: str
+    args_schema: type[BaseModel]
+
+    def named(self, prefix: str) -> str:
+        """The tool's name with a prefix, e.g. ``"org_remember"`` for ``prefix="org_"``."""
+        return f"{prefix}{self.name}"
+
+    def description_for(self, memory_name: str) -> str:
+        """The description for the memory named ``memory_name``.
+
+        A memory other than the default ``"memvault"`` is named in it, so a model can tell two
+        tool sets apart.
+        """
+        if memory_name == "memvault":
+            return self.description
+        return f"{self.description} (This is the {memory_name!r} memory.)"
+
+
+MEMORY_TOOLS: tuple[MemoryToolSpec, ...] = (
+    MemoryToolSpec(
+        "remember",
+        "Save one durable fact about the user to long-term memory so it is known in future "
+        "conversations: preferences, biography, plans and corrections.",
+        RememberArgs,
+    ),
+    MemoryToolSpec(
+        "recall",
+        "Search long-term memory about the user for facts relevant to a query.",
+        RecallArgs,
+    ),
+    MemoryToolSpec(
+        "forget",
+        "Delete memories the user wants forgotten or that are wrong: give a memory's id, or "
+        "describe what to forget; every memory that states it is removed.",
+        ForgetArgs,
+    ),
+    MemoryToolSpec(
+        "list_memories",
+        "List what long-term memory holds about the user, newest first.",
+        ListMemoriesArgs,
+    ),
+)
+"""The four tools, in the order the adapters build them."""
+
+_SPECS = {spec.name: spec for spec in MEMORY_TOOLS}
+
+
+def tool_spec(name: str) -> MemoryToolSpec:
+    """The :class:`MemoryToolSpec` named ``name``.
+
+    Raises:
+        InvalidArgumentError: If there is no such tool.
+    """
+    if name not in _SPECS:
+        raise InvalidArgumentError(f"no memory tool {name!r}; the tools are {sorted(_SPECS)}")
+    return _SPECS[name]
+
+
+def _arguments(name: str, arguments: Mapping[str, Any]) -> BaseModel:
+    try:
+        return tool_spec(name).args_schema.model_validate(dict(arguments))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(map(str, first["loc"])) or "arguments"
+        raise InvalidArgumentError(f"{name}: argument {where!r}: {first['msg']}") from None
+
+
+def _listing(scope: MemoryScope, items: list[MemoryItem]) -> str:
+    return scope.memory.render(items, show_ids=True) if items else NO_MEMORIES
+
+
+def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any]) -> str:
+    """Run one memory tool call and return what the model reads back.
+
+    Args:
+        scope: The run's :class:`~memvault.MemoryScope`.
+        name: ``"remember"``, ``"recall"``, ``"forget"`` or ``"list_memories"``.
+        arguments: The call's arguments, as in the tool's ``args_schema``.
+
+    Returns:
+        ``remember``: ``"Remembered (id KEY): TEXT"``, with ``", said N times"`` when it merged
+        into a stored memory. ``recall`` and ``list_memories``: the fenced block of
+        :meth:`~memvault.AgentMemory.render` with ids, or :data:`NO_MEMORIES`. ``forget``:
+        ``"Forgot N memories:"`` and the block of what was removed, or
+        ``"No memory matches ..."``.
+
+    Raises:
+        InvalidArgumentError: On an unknown tool or arguments that break the schema.
+    """
+    args = _arguments(name, arguments)
+    if isinstance(args, RememberArgs):
+        item = scope.remember(args.text)
+        mentions = item.value.get("mentions", 1)
+        again = f", said {mentions} times" if mentions > 1 else ""
+        return f"Remembered (id {item.key}{again}): {item.text}"
+    if isinstance(args, RecallArgs):
+        return _listing(scope, scope.recall(args.query, args.limit))
+    if isinstance(args, ForgetArgs):
+        removed = scope.forget(args.memory)
+        if not removed:
+            return f"No memory matches {args.memory!r}; nothing was forgotten."
+        plural = "memory" if len(removed) == 1 else "memories"
+        return f"Forgot {len(removed)} {plural}:\n{scope.memory.render(removed, show_ids=True)}"
+    assert isinstance(args, ListMemoriesArgs)
+    return _listing(scope, scope.list(args.limit, args.offset))
+
+
+async def arun_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any]) -> str:
+    """Async form of :func:`run_memory_tool`; the store work runs in a worker thread."""
+    import asyncio
+
+    return await asyncio.to_thread(run_memory_tool, scope, name, arguments)
