@@ -3,12 +3,13 @@
 import pytest
 
 from memvault import (
+    AgentMemory,
     ExtractionError,
     FactExtractor,
     HashingEmbedder,
     InMemoryBackend,
     MemoryStore,
-    fact_key,
+    memory_key,
     parse_facts,
 )
 
@@ -49,24 +50,23 @@ def test_unusable_reply_raises_with_raw_text(reply):
     assert caught.value.raw == reply
 
 
-def test_save_upserts_by_stable_key():
+def test_extracted_facts_are_stored_once_with_their_sources():
     store = MemoryStore(backend=InMemoryBackend(), embedder=HashingEmbedder(64))
     llm = ScriptedLLM(
         '{"facts": ["The user is vegetarian.", "The user lives in Porto."]}',
         '{"facts": ["the user is vegetarian", "The user likes jazz."]}',
     )
-    extractor = FactExtractor(llm)
-    first = extractor.save(store, MESSAGES, ("users", "u1"))
+    scope = AgentMemory(store, extractor=FactExtractor(llm)).scope(user_id="u1", thread_id="t1")
+    first = scope.save_turns(MESSAGES)
     assert [i.key for i in first] == [
-        fact_key("The user is vegetarian."),
-        fact_key("The user lives in Porto."),
+        memory_key("The user is vegetarian."),
+        memory_key("The user lives in Porto."),
     ]
-    extractor.save(store, MESSAGES, ("users", "u1"))
+    assert first[0].value["sources"] == [memory_key("I'm vegetarian and I live in Porto.")]
+    scope.save_turns(MESSAGES)
     assert store.count() == 3  # the repeated fact updated in place
-    assert (
-        store.get(("users", "u1"), fact_key("The user is vegetarian")).text
-        == "the user is vegetarian"
-    )
+    again = store.get(("users", "u1"), memory_key("The user is vegetarian"))
+    assert again.text == "the user is vegetarian" and again.value["mentions"] == 2
     shown = llm.prompts[0][1]["content"]
     assert "vegetarian" in shown and "be nice" not in shown  # system role is not shown
 
