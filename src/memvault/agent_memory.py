@@ -173,6 +173,45 @@ class AgentMemory:
         self.name = name
 
     @classmethod
+    def of(cls, memory_or_store: AgentMemory | MemoryStore, **options: Any) -> AgentMemory:
+        """The memory an adapter part was given: an AgentMemory as it is, or one for a store.
+
+        Every adapter class (middleware, tools, retriever, memory block) takes either, so this
+        is the one rule for it.
+
+        Args:
+            memory_or_store: An :class:`AgentMemory`, used as it is, or a
+                :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
+            **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
+                ``header``, ``extractor``, ``ttl``, ``name``); those equal to
+                :data:`~memvault.NOT_GIVEN` are left out, so the defaults apply.
+
+        Returns:
+            The memory.
+
+        Raises:
+            InvalidArgumentError: If ``memory_or_store`` is neither, or it is an AgentMemory
+                and options are given as well (they belong to the AgentMemory and would be
+                ignored); or as :class:`AgentMemory` raises on a bad option.
+            InvalidNamespaceError, InvalidFilterError: On a bad ``namespace`` or ``filter``.
+        """
+        given = {name: value for name, value in options.items() if value is not NOT_GIVEN}
+        if isinstance(memory_or_store, AgentMemory):
+            if given:
+                names = ", ".join(sorted(given))
+                raise InvalidArgumentError(
+                    f"{names} cannot be given with an AgentMemory, which holds its own: set "
+                    f"{names} on the AgentMemory, or pass a MemoryStore instead"
+                )
+            return memory_or_store
+        if not isinstance(memory_or_store, MemoryStore):
+            raise InvalidArgumentError(
+                "expected a memvault AgentMemory or MemoryStore, got "
+                f"{type(memory_or_store).__name__}"
+            )
+        return cls(memory_or_store, **given)
+
+    @classmethod
     def from_config(
         cls, config: Mapping[str, Any] | Any, *, llm: Any = None, store: MemoryStore | None = None
     ) -> AgentMemory:

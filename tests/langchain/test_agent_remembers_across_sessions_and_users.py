@@ -73,9 +73,12 @@ def test_session_two_recalls_facts_and_other_user_sees_none(tmp_path):
     )
     bob_sees = "\n".join(m.text for m in other.prompts[0])
     assert "Lisbon" not in bob_sees and "vegetarian" not in bob_sees
-    assert [i.text for i in reopened.search(("users", "bob"))] == [
-        "Where do I live and what do I eat?"
-    ]
+    assert reopened.count(("users", "bob")) == 0  # a question is not a memory
+    assert {i.text: i.value["sessions"] for i in reopened.search(("users", "ada"))} == {
+        "Ada is vegetarian.": ["A"],
+        "Ada lives in Lisbon.": ["A"],
+        "I'm vegetarian and I live in Lisbon.": ["A"],
+    }  # thread B asked a question, so it stored nothing
 
 
 async def test_async_agent_run_recalls_and_saves(tmp_path):

@@ -2,11 +2,12 @@ from langchain_memvault import ForgetTool, ListMemoriesTool, RecallTool, Remembe
 from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 
+from memvault import AgentMemory
 from tests.langchain.fakes import small_store
 
 STORE = small_store()
 STORE.put(("users", "ada"), "tea", {"text": "Ada drinks green tea"})
-PARAMS = {"store": STORE, "namespace": ("users", "ada")}
+PARAMS = {"memory": AgentMemory(STORE, ("users", "ada"))}
 
 
 class RememberSuite:
@@ -18,13 +19,13 @@ class RememberSuite:
 class RecallSuite:
     tool_constructor = RecallTool
     tool_constructor_params = PARAMS
-    tool_invoke_params_example = {"query": "what does Ada drink?", "k": 3}
+    tool_invoke_params_example = {"query": "what does Ada drink?", "limit": 3}
 
 
 class ForgetSuite:
     tool_constructor = ForgetTool
     tool_constructor_params = PARAMS
-    tool_invoke_params_example = {"key": "tea"}
+    tool_invoke_params_example = {"memory": "tea"}
 
 
 class ListSuite:

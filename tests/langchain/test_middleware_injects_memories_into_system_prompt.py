@@ -1,8 +1,9 @@
 """MemoryMiddleware.wrap_model_call / awrap_model_call, driven through create_agent."""
 
 from langchain.agents import create_agent
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_memvault import MemoryMiddleware
+from langgraph.checkpoint.memory import InMemorySaver
 
 from memvault import DEFAULT_MEMORY_HEADER, memory_context
 from tests.langchain.fakes import scripted, small_store
@@ -65,3 +66,22 @@ def test_filter_limits_what_is_recalled_and_nothing_recalled_adds_no_system_mess
 
     agent.invoke({"messages": [("user", "Anything?")]}, context={"user_id": "carol"})
     assert [type(m) for m in model.prompts[1]] == [HumanMessage]
+
+
+def test_a_memory_already_said_in_the_thread_is_not_injected_again():
+    store = small_store()
+    model = scripted("Lovely!", "Pixel.", "Pixel.")
+    agent = create_agent(model, middleware=[MemoryMiddleware(store)], checkpointer=InMemorySaver())
+
+    def ask(text, thread):
+        agent.invoke(
+            {"messages": [("user", text)]},
+            {"configurable": {"thread_id": thread}},
+            context={"user_id": "ada"},
+        )
+
+    ask("I adopted a cat called Pixel.", "t1")
+    ask("What is my cat called?", "t1")  # the history already holds the saved statement
+    assert [type(m) for m in model.prompts[1]] == [HumanMessage, AIMessage, HumanMessage]
+    ask("What is my cat called?", "t2")  # a new thread gets it from memory
+    assert "I adopted a cat called Pixel." in model.prompts[2][0].text

@@ -6,7 +6,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_memvault import MemoryMiddleware
 from langgraph.checkpoint.memory import InMemorySaver
 
-from memvault import FactExtractor, fact_key
+from memvault import FactExtractor, memory_key
 from tests.langchain.fakes import scripted, small_store
 
 
@@ -18,43 +18,58 @@ def run(agent, text, thread, user="ada"):
     )
 
 
-def test_raw_turns_are_saved_with_role_kind_and_thread_by_default():
+def turn(text, session):
+    return {
+        "text": text,
+        "kind": "turn",
+        "role": "user",
+        "mentions": 1,
+        "sessions": [session],
+        "session_id": session,
+    }
+
+
+def test_the_users_statements_are_saved_as_turns_with_the_thread_as_session():
     store = small_store()
     agent = create_agent(
-        scripted("Nice!", "Sure."),
+        scripted("Nice!", "Sure.", "About fifteen years."),
         middleware=[MemoryMiddleware(store, ("users", "{user_id}", "{thread_id}"))],
         checkpointer=InMemorySaver(),
     )
     run(agent, "I adopted a cat called Pixel.", "t1")
     run(agent, "She is three years old.", "t1")
+    run(agent, "How long do cats live?", "t1")  # a question: nothing to remember
 
-    items = store.search(("users", "ada", "t1"), limit=10)
-    assert sorted(i.value["text"] for i in items) == [
-        "I adopted a cat called Pixel.",
-        "She is three years old.",
-    ]  # each turn saved once, only the user's words
-    for item in items:
-        assert item.value["kind"] == "turn" and item.value["role"] == "user"
-        assert item.value["thread_id"] == "t1"
-        assert item.key.startswith("turn-")
+    items = {i.key: i.value for i in store.search(("users", "ada", "t1"), limit=10)}
+    assert items == {
+        memory_key("I adopted a cat called Pixel."): turn("I adopted a cat called Pixel.", "t1"),
+        memory_key("She is three years old."): turn("She is three years old.", "t1"),
+    }  # each statement saved once, only the user's words
 
 
-def test_an_extractor_saves_facts_drawn_from_the_turn_instead():
+def test_an_extractor_saves_facts_drawn_from_the_turn_with_their_source():
     store = small_store()
     extractor_llm = FakeListChatModel(
         responses=['{"facts": ["The user has a cat called Pixel.", "The user lives in Porto."]}']
     )
     middleware = MemoryMiddleware(store, extractor=FactExtractor(extractor_llm))
     agent = create_agent(scripted("Lovely!"), middleware=[middleware])
-    run(agent, "I live in Porto with my cat Pixel.", "t1")
+    said = "I live in Porto with my cat Pixel."
+    run(agent, said, "t1")
 
     items = {i.key: i.value for i in store.search(("users", "ada"))}
+    fact = {"kind": "fact", "mentions": 1, "sessions": ["t1"], "session_id": "t1"}
     assert items == {
-        fact_key("The user has a cat called Pixel."): {
+        memory_key("The user has a cat called Pixel."): {
             "text": "The user has a cat called Pixel.",
-            "kind": "fact",
+            **fact,
+            "sources": [memory_key(said)],
         },
-        fact_key("The user lives in Porto."): {"text": "The user lives in Porto.", "kind": "fact"},
+        memory_key("The user lives in Porto."): {
+            "text": "The user lives in Porto.",
+            **fact,
+            "sources": [memory_key(said)],
+        },
     }
 
 
@@ -76,5 +91,10 @@ async def test_async_extraction_saves_facts_with_the_given_ttl():
     agent = create_agent(scripted("Cool."), middleware=[middleware])
     await agent.ainvoke({"messages": [("user", "I love jazz.")]}, context={"user_id": "ada"})
     (item,) = await store.asearch(("users", "ada"))
-    assert item.value == {"text": "The user likes jazz.", "kind": "fact"}
+    assert item.value == {
+        "text": "The user likes jazz.",
+        "kind": "fact",
+        "mentions": 1,
+        "sources": [memory_key("I love jazz.")],
+    }
     assert item.expires_at - item.updated_at == pytest.approx(120)

@@ -1,4 +1,8 @@
-"""MemoryMiddleware: an unparsable extractor reply never loses the turn's answer."""
+"""MemoryMiddleware: an unparsable extractor reply never loses the turn's answer or statement.
+
+The fallback (store the user's statement, log a warning) is the core's
+(:meth:`memvault.MemoryScope.save_turns`); the middleware neither catches nor logs it itself.
+"""
 
 import logging
 
@@ -20,7 +24,7 @@ async def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_raw_turn(m
     )
     request = {"messages": [("user", "I adopted a cat called Pixel.")]}
 
-    with caplog.at_level(logging.WARNING, logger="langchain_memvault.middleware"):
+    with caplog.at_level(logging.WARNING, logger="memvault.agent_memory"):
         if mode == "sync":
             result = agent.invoke(request, context={"user_id": "ada"})
         else:
@@ -30,6 +34,7 @@ async def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_raw_turn(m
     (item,) = store.search(("users", "ada"))
     assert item.value["text"] == "I adopted a cat called Pixel."
     assert item.value["kind"] == "turn" and item.value["role"] == "user"
-    (record,) = [r for r in caplog.records if r.name == "langchain_memvault.middleware"]
+    assert "sources" not in item.value
+    (record,) = [r for r in caplog.records if r.name == "memvault.agent_memory"]
     assert record.levelno == logging.WARNING
     assert "I can't do that" in record.getMessage()

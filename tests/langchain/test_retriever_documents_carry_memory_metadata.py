@@ -29,7 +29,9 @@ def test_documents_hold_text_and_memory_metadata(store):
     assert first.metadata["namespace"] == ("users", "ada")
     assert first.metadata["created_at"] == tea.created_at
     assert first.metadata["updated_at"] == tea.updated_at
-    assert 0 < first.metadata["score"] <= 1
+    assert first.metadata["score_type"] == store.search(("users", "ada"), query="tea")[0].score_type
+    assert first.metadata["score_type"] in ("cosine", "bm25", "rrf")
+    assert first.metadata["score"] > 0
     assert docs[1].metadata["namespace"] == ("users", "ada", "work")
 
 
@@ -41,5 +43,5 @@ async def test_k_and_filter_are_overridden_per_call(store):
         "job"
     ]
     assert len(await retriever.ainvoke("drinks", filter={})) == 3
-    with pytest.raises(InvalidArgumentError, match="limit"):
+    with pytest.raises(InvalidArgumentError, match="k must be"):
         retriever.invoke("drinks", k=0)

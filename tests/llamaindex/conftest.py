@@ -43,11 +43,13 @@ class ScriptedAgentLLM(MockFunctionCallingLLM):
     """Function-calling mock for FunctionAgent, scripted like a small model would behave.
 
     - A user message starting with "Remember" makes it call the ``remember`` tool with the rest
-      of the message; after the tool result it answers "Saved.".
+      of the message, one starting with "Forget" the ``forget`` tool; after the tool result it
+      answers "Done.".
     - Any other message gets an answer built from the recalled memories it was sent
       ("I recall: ..."), or "I don't know." when it was sent none.
 
-    ``seen`` keeps the text of every message list it was sent, one string per call.
+    ``seen`` keeps the text of every message list it was sent, one string per call (tool
+    results included).
     """
 
     seen: list[str] = Field(default_factory=list)
@@ -58,19 +60,24 @@ class ScriptedAgentLLM(MockFunctionCallingLLM):
     def _respond(self, messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
         self.seen.append("\n".join(_text(m) for m in messages))
         if messages[-1].role == MessageRole.TOOL:
-            return ChatMessage(role="assistant", content="Saved.")
+            return ChatMessage(role="assistant", content="Done.")
         user = next(_text(m) for m in reversed(messages) if m.role == MessageRole.USER)
-        if user.startswith("Remember"):
-            fact = user.removeprefix("Remember").strip(" :,")
-            call = ToolCallBlock(
-                tool_call_id="call-1", tool_name="remember", tool_kwargs={"text": fact}
-            )
-            return ChatMessage(role="assistant", blocks=[call])
+        for verb, tool, argument in (
+            ("Remember", "remember", "text"),
+            ("Forget", "forget", "memory"),
+        ):
+            if user.startswith(verb):
+                call = ToolCallBlock(
+                    tool_call_id="call-1",
+                    tool_name=tool,
+                    tool_kwargs={argument: user.removeprefix(verb).strip(" :,")},
+                )
+                return ChatMessage(role="assistant", blocks=[call])
         recalled = [
             line
             for m in messages
             if m.role == MessageRole.SYSTEM
-            for line in _text(m).splitlines()
+            for line in _text(m).split("\n")
             if line.startswith('{"text"')
         ]
         answer = "I recall: " + " | ".join(recalled) if recalled else "I don't know."

@@ -4,7 +4,7 @@ from llama_index.core.llms import ChatMessage
 from llama_index.core.storage.chat_store.sql import MessageStatus
 from llama_index.memory.memvault import memvault_memory
 
-from memvault import FactExtractor, fact_key
+from memvault import FactExtractor, memory_key
 
 
 def test_with_an_extractor_a_finished_turn_is_stored_as_facts(store):
@@ -20,13 +20,18 @@ def test_with_an_extractor_a_finished_turn_is_stored_as_facts(store):
     memory.put(ChatMessage(role="user", content="I'm allergic to peanuts and live in Porto."))
     memory.put(ChatMessage(role="assistant", content="Got it."))
 
+    said = memory_key("I'm allergic to peanuts and live in Porto.")
     stored = {item.key: item.value for item in store.search(("users", "alice"))}
     assert stored == {
-        fact_key("The user is allergic to peanuts."): {
-            "text": "The user is allergic to peanuts.",
+        memory_key(text): {
+            "text": text,
             "kind": "fact",
-        },
-        fact_key("The user lives in Porto."): {"text": "The user lives in Porto.", "kind": "fact"},
+            "mentions": 1,
+            "sessions": ["s1"],
+            "session_id": "s1",
+            "sources": [said],
+        }
+        for text in ("The user is allergic to peanuts.", "The user lives in Porto.")
     }
     (prompt,) = sent
     assert "user: I'm allergic to peanuts and live in Porto." in prompt[-1]["content"]

@@ -1,4 +1,4 @@
-"""memvault_memory with an extractor: an unparsable reply never loses the turn's answer."""
+"""memvault_memory with an extractor: an unparsable reply never loses the turn or its answer."""
 
 import logging
 
@@ -7,10 +7,10 @@ from llama_index.memory.memvault import memvault_memory
 
 from memvault import FactExtractor
 
-LOGGER = "llama_index.memory.memvault.block"
+LOGGER = "memvault.agent_memory"
 
 
-def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_raw_turn(
+def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_users_statement(
     store, recording_llm, caplog
 ):
     extraction_llm, chat_llm = recording_llm(), recording_llm()
@@ -27,8 +27,10 @@ def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_raw_turn(
     (item,) = store.search(("users", "alice"))
     assert item.value == {
         "text": "I am allergic to peanuts.",
-        "role": "user",
         "kind": "turn",
+        "role": "user",
+        "mentions": 1,
+        "sessions": ["s1"],
         "session_id": "s1",
     }
     (record,) = [r for r in caplog.records if r.name == LOGGER]

@@ -1,6 +1,8 @@
 from llama_index.core.schema import MetadataMode, NodeWithScore
 from llama_index.memory.memvault import MemvaultRetriever
 
+from memvault import AgentMemory
+
 
 def _seed(store):
     store.put(
@@ -22,6 +24,17 @@ def test_nodes_come_best_first_with_ids_scores_and_metadata(store):
     assert first.get_content(metadata_mode=MetadataMode.LLM) == "The user is allergic to peanuts."
     assert first.metadata["kind"] == "fact" and first.metadata["namespace"] == "users/alice"
     assert first.metadata["created_at"] > 1.7e9
+    assert first.metadata["score_type"] == "rrf"  # the store's default search is hybrid
+
+
+def test_recall_says_each_thing_once(store):
+    _seed(store)
+    store.put(("users", "alice"), "again", {"text": "the user is ALLERGIC to peanuts!"})
+    memory = AgentMemory(store, k=5)
+
+    nodes = MemvaultRetriever(memory, user_id="alice").retrieve("peanuts allergy")
+
+    assert [n.node.node_id for n in nodes] == ["users/alice/allergy", "users/alice/city"]
 
 
 async def test_async_retrieval_and_filters_stay_in_the_namespace(store):

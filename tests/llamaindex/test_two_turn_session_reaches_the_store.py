@@ -12,8 +12,15 @@ def test_a_short_session_is_stored_by_its_end(store, recording_llm):
 
     stored = store.search(("users", "alice"), limit=10)
     assert sorted((item.value for item in stored), key=lambda v: v["text"]) == [
-        {"text": "I am allergic to peanuts.", "role": "user", "kind": "turn", "session_id": "s1"},
-        {"text": "I live in Porto.", "role": "user", "kind": "turn", "session_id": "s1"},
+        {
+            "text": text,
+            "kind": "turn",
+            "role": "user",
+            "mentions": 1,
+            "sessions": ["s1"],
+            "session_id": "s1",
+        }
+        for text in ("I am allergic to peanuts.", "I live in Porto.")
     ]
 
 

@@ -1,5 +1,10 @@
 """memvault long-term memory for LangChain and LangGraph.
 
+The tools, the middleware and the retriever are thin LangChain shapes over one
+:class:`memvault.AgentMemory` (pass one, or a store it is built from): the memory policy
+(what a turn stores, how recall dedupes, how memories are rendered and forgotten) is the
+core's, the same as in the LlamaIndex adapter.
+
 With ``langchain-core`` alone: :class:`MemvaultKVStore`, :class:`MemvaultRetriever`,
 :func:`create_memory_tools`, :class:`MemvaultEmbeddings`. With the ``agents`` extra
 (``langchain`` and ``langgraph``): :class:`MemoryMiddleware` and

@@ -2,46 +2,14 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
-from langchain_memvault.run_scope import run_values
-from memvault import (
-    DEFAULT_MEMORY_HEADER,
-    NOT_GIVEN,
-    ExtractionError,
-    FactExtractor,
-    MemoryStore,
-    amemory_context,
-    fact_key,
-    memory_context,
-    resolve_namespace,
-)
-from memvault.filters import Filter
-from memvault.namespace import Namespace, validate_namespace
-
-logger = logging.getLogger(__name__)
-
-
-def _current_config() -> dict[str, Any] | None:
-    try:
-        from langgraph.config import get_config
-
-        return dict(get_config())
-    except RuntimeError:
-        return None
-
-
-def latest_human_text(messages: Sequence[AnyMessage]) -> str | None:
-    """Return the text of the last ``HumanMessage`` in ``messages``, or ``None``."""
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage):
-            return str(message.text)
-    return None
+from langchain_memvault.run_scope import run_scope
+from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
 
 
 def last_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
@@ -59,6 +27,24 @@ def last_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
     return list(messages[start:])
 
 
+def _query_and_history(messages: Sequence[AnyMessage]) -> tuple[str | None, list[str]]:
+    """The latest human message's text, and the texts of every other message."""
+    latest = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
+    query = str(messages[latest].text) if latest >= 0 else None
+    history = [str(m.text) for i, m in enumerate(messages) if i != latest and m.text]
+    return query, history
+
+
+def _chat(messages: Sequence[AnyMessage]) -> list[dict[str, str]]:
+    """Human and AI messages as OpenAI-style ``{"role", "content"}`` dicts, in order."""
+    chat = []
+    for message in messages:
+        if isinstance(message, (HumanMessage, AIMessage)):
+            role = "user" if isinstance(message, HumanMessage) else "assistant"
+            chat.append({"role": role, "content": str(message.text)})
+    return chat
+
+
 def _with_block(request: ModelRequest, block: str) -> ModelRequest:
     if not block:
         return request
@@ -72,89 +58,103 @@ def _with_block(request: ModelRequest, block: str) -> ModelRequest:
     return request.override(system_message=system.model_copy(update={"content": content}))
 
 
-def _warn_extraction_failed(error: ExtractionError) -> None:
-    logger.warning(
-        "fact extraction failed, storing the raw turn instead: %s (reply: %r)",
-        error,
-        (error.raw or "")[:200],
-    )
-
-
 class MemoryMiddleware(AgentMiddleware):
     """Long-term memory for ``langchain.agents.create_agent``, in one line.
 
-    Before each model call (``wrap_model_call`` / ``awrap_model_call``) it recalls up to ``k``
-    memories for the latest human message from the run's namespace and appends them to the
-    system message as the fenced block of :func:`memvault.memory_context`, which tells the model
-    to read them as data. After the agent turn (``after_agent`` / ``aafter_agent``) it stores
-    what the user said: each human message of the turn as a memory
-    ``{"text": ..., "kind": "turn", "role": "user", "thread_id": ...}`` under key
-    ``"turn-<message id>"``, or, given an ``extractor``, the facts it draws from the turn's
-    user and assistant messages (:meth:`memvault.FactExtractor.save`). If the extractor's reply
-    cannot be parsed (:class:`memvault.ExtractionError`), it logs a warning and stores the raw
-    turn instead, so saving never loses the turn's answer.
+    Before each model call (``wrap_model_call`` / ``awrap_model_call``) it appends to the
+    system message what :meth:`memvault.MemoryScope.context` recalls for the latest human
+    message (the fenced block that tells the model to read memories as data), leaving out
+    memories that repeat a message already in the conversation. After the agent turn
+    (``after_agent`` / ``aafter_agent``) it hands the turn's user and assistant messages to
+    :meth:`memvault.MemoryScope.save_turns`, which stores the user's statements (not
+    questions, requests or pleasantries) as ``kind="turn"`` memories, or, with an
+    ``extractor``, the facts it draws (falling back to the statements, with a logged warning,
+    when the extractor's reply cannot be parsed). The thread id is the session id recorded on
+    what is saved.
 
-    The namespace template is filled by :func:`memvault.resolve_namespace` from the runtime
-    context (``invoke(..., context=Context(user_id="alice"))``), the ``configurable`` entries
-    and the thread id (``{thread_id}``); a missing value raises
-    :class:`memvault.InvalidNamespaceError` rather than sharing memories.
+    The namespace template is filled from the runtime context
+    (``invoke(..., context=Context(user_id="alice"))``), the ``configurable`` entries and the
+    thread id (``{thread_id}``); a missing value raises :class:`memvault.InvalidNamespaceError`
+    rather than sharing memories.
+
+    Two instances (e.g. the user's memory and the organisation's) can serve one agent when
+    their names differ: give one ``name=``, or an :class:`memvault.AgentMemory` with its own
+    ``name``.
 
     Args:
-        store: The :class:`memvault.MemoryStore`.
-        namespace: Namespace template, default ``("users", "{user_id}")``.
-        k: Most memories recalled per model call, ``>= 1``.
-        filter: Metadata filter for recall (see :mod:`memvault.filters`).
-        header: Text before the fence (default :data:`memvault.DEFAULT_MEMORY_HEADER`).
-        extractor: A :class:`memvault.FactExtractor` to save facts instead of raw turns.
+        memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
+            wrapped as ``AgentMemory(store, namespace, k=k, filter=filter, header=header,
+            extractor=extractor, ttl=ttl)``.
+        namespace: With a store: the namespace template, default ``("users", "{user_id}")``.
+        k: With a store: most memories recalled per model call, 1 to 1000; default 5.
+        filter: With a store: metadata filter for recall (see :mod:`memvault.filters`).
+        header: With a store: text before the fence (default
+            :data:`memvault.DEFAULT_MEMORY_HEADER`).
+        extractor: With a store: a :class:`memvault.FactExtractor` to save facts instead of the
+            user's statements.
         save: Whether to store anything after the turn; ``False`` only recalls.
-        ttl: Seconds until saved memories expire; ``None`` never; default the store's.
+        ttl: With a store: seconds until saved memories expire; ``None`` never; default the
+            store's.
+        name: Names this middleware ``MemoryMiddleware[<name>]``; default the memory's name
+            (``MemoryMiddleware`` for the default ``"memvault"``). An identifier.
 
     Raises:
+        memvault.InvalidArgumentError: If ``memory_or_store`` is neither, options come with an
+            AgentMemory, an option is out of range, or ``name`` is not an identifier.
         memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             run, if a value the template needs is missing.
-        memvault.InvalidArgumentError: During a run, if ``k`` is not a positive int.
+        memvault.InvalidFilterError: If ``filter`` is not a valid filter.
 
+    Example:
+        >>> user = MemoryMiddleware(store, ("users", "{user_id}"))  # doctest: +SKIP
+        >>> org = MemoryMiddleware(store, ("orgs", "{org_id}"), name="org")  # doctest: +SKIP
+        >>> agent = create_agent(model, middleware=[user, org])  # doctest: +SKIP
     """
 
     def __init__(
         self,
-        store: MemoryStore,
-        namespace: Namespace = ("users", "{user_id}"),
+        memory_or_store: AgentMemory | MemoryStore,
+        namespace: Sequence[str] = NOT_GIVEN,
         *,
-        k: int = 5,
-        filter: Filter | None = None,
-        header: str = DEFAULT_MEMORY_HEADER,
-        extractor: FactExtractor | None = None,
+        k: int = NOT_GIVEN,
+        filter: Any = NOT_GIVEN,
+        header: str = NOT_GIVEN,
+        extractor: Any = NOT_GIVEN,
         save: bool = True,
         ttl: Any = NOT_GIVEN,
+        name: str | None = None,
     ) -> None:
-        self.store = store
-        self.namespace = validate_namespace(namespace)
-        self.k = k
-        self.filter = filter
-        self.header = header
-        self.extractor = extractor
+        self.memory = AgentMemory.of(
+            memory_or_store,
+            namespace=namespace,
+            k=k,
+            filter=filter,
+            header=header,
+            extractor=extractor,
+            ttl=ttl,
+        )
+        if name is not None and (not isinstance(name, str) or not name.isidentifier()):
+            raise InvalidArgumentError(
+                f"name must be an identifier such as 'user' or 'org', got {name!r}"
+            )
+        self.memory_name = self.memory.name if name is None else name
         self.save = save
-        self.ttl = ttl
         self.tools = []
 
-    def resolve(self, runtime: Any) -> Namespace:
-        """Resolve the namespace for the run of ``runtime`` (a LangGraph ``Runtime``).
+    @property
+    def name(self) -> str:
+        """``"MemoryMiddleware"``, or ``"MemoryMiddleware[<name>]"`` for a named memory."""
+        if self.memory_name == "memvault":
+            return "MemoryMiddleware"
+        return f"MemoryMiddleware[{self.memory_name}]"
+
+    def scope(self, runtime: Any) -> MemoryScope:
+        """The memory resolved for the run of ``runtime`` (a LangGraph ``Runtime``).
 
         Raises:
             memvault.InvalidNamespaceError: If the run lacks a value the template needs.
-
         """
-        return resolve_namespace(self.namespace, run_values(_current_config(), runtime))
-
-    def _recall_args(self, request: ModelRequest) -> dict[str, Any]:
-        return {
-            "query": latest_human_text(request.messages),
-            "namespace": self.resolve(request.runtime),
-            "k": self.k,
-            "filter": self.filter,
-            "header": self.header,
-        }
+        return run_scope(self.memory, None, runtime)
 
     def wrap_model_call(
         self,
@@ -165,8 +165,8 @@ class MemoryMiddleware(AgentMiddleware):
 
         Implements ``AgentMiddleware.wrap_model_call``.
         """
-        args = self._recall_args(request)
-        block = memory_context(self.store, args.pop("query"), **args)
+        query, history = _query_and_history(request.messages)
+        block = self.scope(request.runtime).context(query, exclude=history)
         return handler(_with_block(request, block))
 
     async def awrap_model_call(
@@ -175,67 +175,24 @@ class MemoryMiddleware(AgentMiddleware):
         handler: Callable[[ModelRequest], Awaitable[ModelResponse]],
     ) -> ModelResponse:
         """Async form of :meth:`wrap_model_call`."""
-        args = self._recall_args(request)
-        block = await amemory_context(self.store, args.pop("query"), **args)
+        query, history = _query_and_history(request.messages)
+        block = await self.scope(request.runtime).acontext(query, exclude=history)
         return await handler(_with_block(request, block))
 
-    def _turn(self, state: Any, runtime: Any) -> tuple[Namespace, list[AnyMessage]] | None:
-        turn = last_turn(state.get("messages", []))
-        if not self.save or not turn:
-            return None
-        return self.resolve(runtime), turn
-
-    def _raw_items(self, turn: list[AnyMessage], runtime: Any) -> list[tuple[str, dict]]:
-        thread_id = run_values(_current_config(), runtime).get("thread_id")
-        items = []
-        for message in turn:
-            if isinstance(message, HumanMessage) and message.text.strip():
-                value: dict[str, Any] = {"text": str(message.text), "kind": "turn", "role": "user"}
-                if isinstance(thread_id, str):
-                    value["thread_id"] = thread_id
-                items.append((f"turn-{message.id or fact_key(message.text)}", value))
-        return items
-
-    @staticmethod
-    def _chat(turn: list[AnyMessage]) -> list[dict[str, str]]:
-        roles = {HumanMessage: "user", AIMessage: "assistant"}
-        return [
-            {"role": roles[type(m)], "content": str(m.text)}
-            for m in turn
-            if type(m) in roles and m.text.strip()
-        ]
+    def _turn(self, state: Any) -> list[dict[str, str]]:
+        return _chat(last_turn(state.get("messages", []))) if self.save else []
 
     def after_agent(self, state: Any, runtime: Any) -> None:
-        """Store what the user said in this turn (raw, or as extracted facts).
+        """Store the turn: the user's statements, or the facts the extractor draws.
 
-        Implements ``AgentMiddleware.after_agent``; returns no state update. An unparsable
-        extractor reply is logged and the raw turn stored instead.
+        Implements ``AgentMiddleware.after_agent``; returns no state update.
         """
-        found = self._turn(state, runtime)
-        if found is None:
-            return None
-        namespace, turn = found
-        if self.extractor is not None:
-            try:
-                self.extractor.save(self.store, self._chat(turn), namespace, ttl=self.ttl)
-                return None
-            except ExtractionError as error:
-                _warn_extraction_failed(error)
-        self.store.put_many(namespace, self._raw_items(turn, runtime), ttl=self.ttl)
-        return None
+        turn = self._turn(state)
+        if turn:
+            self.scope(runtime).save_turns(turn)
 
     async def aafter_agent(self, state: Any, runtime: Any) -> None:
         """Async form of :meth:`after_agent`."""
-        found = self._turn(state, runtime)
-        if found is None:
-            return None
-        namespace, turn = found
-        if self.extractor is not None:
-            try:
-                await self.extractor.asave(self.store, self._chat(turn), namespace, ttl=self.ttl)
-                return None
-            except ExtractionError as error:
-                _warn_extraction_failed(error)
-        items = self._raw_items(turn, runtime)
-        await self.store.aput_many(namespace, items, ttl=self.ttl)
-        return None
+        turn = self._turn(state)
+        if turn:
+            await self.scope(runtime).asave_turns(turn)

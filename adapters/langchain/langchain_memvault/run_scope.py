@@ -1,10 +1,15 @@
-"""Run values: what a namespace template such as ``("users", "{user_id}")`` is filled from.
+"""Run scope: which :class:`memvault.AgentMemory` a part uses, and for which run.
 
-Values come from the run, never from a model's tool arguments: the ``configurable`` entries of
-the :class:`~langchain_core.runnables.RunnableConfig`, the fields of LangGraph's runtime
-context (``create_agent(..., context_schema=...)`` / ``invoke(..., context=...)``), and the
-thread id. The core's :func:`memvault.resolve_namespace` then fills the template and raises
-:class:`memvault.InvalidNamespaceError` when a value is missing.
+Every part of this adapter (tools, middleware, retriever) holds one
+:class:`~memvault.AgentMemory`, given directly or built from a store and options by
+:meth:`memvault.AgentMemory.of`, and resolves it for each run with :func:`run_scope`.
+
+The values a namespace template such as ``("users", "{user_id}")`` is filled from come from
+the run, never from a model's tool arguments: the ``configurable`` entries of the
+:class:`~langchain_core.runnables.RunnableConfig`, the fields of LangGraph's runtime context
+(``create_agent(..., context_schema=...)`` / ``invoke(..., context=...)``), and the thread id,
+which becomes the session id of what is saved. :meth:`memvault.AgentMemory.scope` then fills
+the template and raises :class:`memvault.InvalidNamespaceError` when a value is missing.
 """
 
 from __future__ import annotations
@@ -12,6 +17,30 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from typing import Any
+
+from langchain_core.runnables import RunnableConfig, ensure_config
+
+from memvault import AgentMemory, MemoryScope
+
+
+def run_scope(
+    memory: AgentMemory, config: RunnableConfig | None = None, runtime: Any = None
+) -> MemoryScope:
+    """Resolve ``memory`` for one run: the namespace from the run's values, the thread as session.
+
+    Args:
+        memory: The :class:`~memvault.AgentMemory`.
+        config: The run's ``RunnableConfig``; default the config of the run in progress, if
+            any (``langchain_core.runnables.ensure_config``).
+        runtime: A LangGraph ``Runtime``; default the runtime of the graph run in progress.
+
+    Returns:
+        The :class:`~memvault.MemoryScope` (see :func:`run_values` for where values come from).
+
+    Raises:
+        InvalidNamespaceError: If the run lacks a value the namespace template needs.
+    """
+    return memory.scope(run_values(ensure_config(config), runtime))
 
 
 def current_runtime() -> Any:

@@ -1,4 +1,10 @@
-"""Memory tools for LangChain agents: remember, recall, forget and list.
+"""Memory tools for LangChain agents: remember, recall, forget and list_memories.
+
+Each tool is a :class:`MemoryTool` driven by one of the core's
+:data:`memvault.MEMORY_TOOLS` specs (name, description, argument schema) and run by
+:func:`memvault.run_memory_tool`, so both frameworks offer the same tools with the same
+arguments: ``remember(text)``, ``recall(query, limit=5)``, ``forget(memory)`` (an id or a
+description) and ``list_memories(limit=20, offset=0)``.
 
 The namespace of every call comes from the run (see :mod:`langchain_memvault.run_scope`), never
 from an argument the model fills, so a model cannot reach another user's memories, and a run
@@ -8,202 +14,184 @@ to a shared namespace.
 
 from __future__ import annotations
 
-import asyncio
-import json
-from typing import Any
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from langchain_core.callbacks import CallbackManagerForToolRun
+from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, InstanceOf
 
-from langchain_memvault.run_scope import run_values
-from memvault import NOT_GIVEN, MemoryItem, MemoryStore, fact_key, resolve_namespace
-from memvault.namespace import Namespace, validate_namespace
+from langchain_memvault.run_scope import run_scope
+from memvault import (
+    MEMORY_TOOLS,
+    NOT_GIVEN,
+    AgentMemory,
+    InvalidArgumentError,
+    MemoryStore,
+    MemoryToolSpec,
+    arun_memory_tool,
+    run_memory_tool,
+)
+from memvault.memory_tools import tool_spec
 
-
-class RememberInput(BaseModel):
-    """Arguments of :class:`RememberTool`."""
-
-    text: str = Field(
-        min_length=1,
-        description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
-    )
-
-
-class RecallInput(BaseModel):
-    """Arguments of :class:`RecallTool`."""
-
-    query: str = Field(min_length=1, description="What to look for, in natural language.")
-    k: int = Field(default=5, ge=1, le=50, description="Most memories to return.")
-
-
-class ForgetInput(BaseModel):
-    """Arguments of :class:`ForgetTool`."""
-
-    key: str = Field(min_length=1, description="Key of the memory, as recall or list show it.")
-
-
-class ListMemoriesInput(BaseModel):
-    """Arguments of :class:`ListMemoriesTool`."""
-
-    limit: int = Field(default=20, ge=1, le=100, description="Most memories to list.")
-    offset: int = Field(default=0, ge=0, description="Memories to skip first.")
-
-
-def _render(items: list[MemoryItem]) -> str:
-    if not items:
-        return "No memories found."
-    rows = [
-        {"key": i.key, "text": i.text}
-        | ({"score": round(i.score, 3)} if i.score is not None else {})
-        for i in items
-    ]
-    return json.dumps(rows, ensure_ascii=False)
+_PREFIX = re.compile(r"[A-Za-z0-9_-]*")
 
 
 class MemoryTool(BaseTool):
-    """Base of the memory tools: a memvault store and the namespace template calls resolve.
+    """One memory tool over an :class:`~memvault.AgentMemory`, as a LangChain ``BaseTool``.
 
-    Attributes:
-        store: The :class:`memvault.MemoryStore`.
-        namespace: Namespace template, e.g. ``("users", "{user_id}")``, filled per call from
-            the run's context and ``configurable`` (see :func:`memvault.resolve_namespace`).
-        ttl: Seconds until remembered items expire; ``None`` never; default the store's.
+    Its name is ``spec.named(prefix)``, its description ``spec.description_for(memory.name)``
+    and its arguments ``spec.args_schema``; a call resolves the memory for the run
+    (:func:`~langchain_memvault.run_scope.run_scope`) and returns the text of
+    :func:`memvault.run_memory_tool`.
 
+    Args:
+        spec: The :class:`memvault.MemoryToolSpec` (the named subclasses set it).
+        memory: The :class:`memvault.AgentMemory` (namespace template, ttl, name).
+        store: Instead of ``memory``: a :class:`memvault.MemoryStore`, wrapped as
+            ``AgentMemory(store, namespace, ttl=ttl)``.
+        namespace: With ``store``: the namespace template, default ``("users", "{user_id}")``.
+        ttl: With ``store``: seconds until remembered memories expire; ``None`` never; default
+            the store's.
+        prefix: Put before the tool's name, e.g. ``"org_"`` for ``org_remember``, so two tool
+            sets can serve one agent; letters, digits, ``_`` and ``-`` only.
+        **fields: Other ``BaseTool`` fields (``name``, ``description``, ``return_direct``...).
+
+    Raises:
+        memvault.InvalidArgumentError: If neither or both of ``memory`` and ``store`` are
+            given, ``namespace`` or ``ttl`` come with a ``memory``, there is no ``spec``, or the
+            prefix has other characters; during a call, on arguments the schema rejects.
+        memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
+            call, if the run lacks a value the template needs.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    store: MemoryStore
-    namespace: Namespace
-    ttl: Any = NOT_GIVEN
+    default_spec: ClassVar[MemoryToolSpec | None] = None
+    """The spec a named subclass runs when none is given."""
 
-    @field_validator("namespace", mode="before")
-    @classmethod
-    def _check_namespace(cls, namespace: Any) -> Namespace:
-        return validate_namespace(namespace)
+    memory: InstanceOf[AgentMemory]
+    spec: InstanceOf[MemoryToolSpec]
+    prefix: str = ""
 
-    def resolve(self, config: RunnableConfig | None) -> Namespace:
-        """Resolve the namespace for this run.
+    def __init__(
+        self,
+        *,
+        spec: MemoryToolSpec | None = None,
+        memory: AgentMemory | None = None,
+        store: MemoryStore | None = None,
+        namespace: Sequence[str] = NOT_GIVEN,
+        ttl: Any = NOT_GIVEN,
+        prefix: str = "",
+        **fields: Any,
+    ) -> None:
+        spec = spec or self.default_spec
+        if not isinstance(spec, MemoryToolSpec):
+            raise InvalidArgumentError(
+                f"spec must be one of memvault.MEMORY_TOOLS, got {type(spec).__name__}"
+            )
+        if (memory is None) == (store is None):
+            raise InvalidArgumentError("give a memory tool either memory=... or store=...")
+        if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
+            raise InvalidArgumentError(
+                f"prefix may hold only letters, digits, '_' and '-', got {prefix!r}"
+            )
+        source = memory if memory is not None else store
+        memory = AgentMemory.of(source, namespace=namespace, ttl=ttl)
+        fields.setdefault("name", spec.named(prefix))
+        fields.setdefault("description", spec.description_for(memory.name))
+        fields.setdefault("args_schema", spec.args_schema)
+        super().__init__(memory=memory, spec=spec, prefix=prefix, **fields)
 
-        Raises:
-            memvault.InvalidNamespaceError: If the run lacks a value the template needs.
+    def _run(
+        self,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | None = None,
+        **arguments: Any,
+    ) -> str:
+        return run_memory_tool(run_scope(self.memory, config), self.spec.name, arguments)
 
-        """
-        return resolve_namespace(self.namespace, run_values(config))
-
-    async def _arun(self, *args: Any, config: RunnableConfig, **kwargs: Any) -> str:
-        return await asyncio.to_thread(self._run, *args, config=config, **kwargs)
+    async def _arun(
+        self,
+        config: RunnableConfig,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+        **arguments: Any,
+    ) -> str:
+        return await arun_memory_tool(run_scope(self.memory, config), self.spec.name, arguments)
 
 
 class RememberTool(MemoryTool):
-    """Store one fact in the user's memory (key: :func:`memvault.fact_key` of the text).
+    """``remember(text)``: store one fact, merged into a stored memory saying the same."""
 
-    A repeated fact updates its memory in place. Value: ``{"text": text, "kind": "fact"}``.
-    """
-
-    name: str = "remember"
-    description: str = (
-        "Save one durable fact about the user to long-term memory so it is known in future "
-        "conversations. Use for preferences, biography, plans and corrections."
-    )
-    args_schema: type[BaseModel] = RememberInput
-
-    def _run(
-        self,
-        text: str,
-        config: RunnableConfig,
-        run_manager: CallbackManagerForToolRun | None = None,
-    ) -> str:
-        key = fact_key(text)
-        self.store.put(self.resolve(config), key, {"text": text, "kind": "fact"}, ttl=self.ttl)
-        return f"Remembered (key {key}): {text}"
+    default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("remember")
 
 
 class RecallTool(MemoryTool):
-    """Search the user's memories; returns JSON ``[{"key", "text", "score"}]``, best first."""
+    """``recall(query, limit=5)``: memories for a query, as a fenced block with ids."""
 
-    name: str = "recall"
-    description: str = "Search long-term memory about the user for facts relevant to a query."
-    args_schema: type[BaseModel] = RecallInput
-
-    def _run(
-        self,
-        query: str,
-        config: RunnableConfig,
-        k: int = 5,
-        run_manager: CallbackManagerForToolRun | None = None,
-    ) -> str:
-        return _render(self.store.search(self.resolve(config), query=query, limit=k))
+    default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("recall")
 
 
 class ForgetTool(MemoryTool):
-    """Delete one of the user's memories by key."""
+    """``forget(memory)``: remove a memory by id or description, with its sources."""
 
-    name: str = "forget"
-    description: str = (
-        "Delete one memory by its key (from recall or list_memories) when the user asks to "
-        "forget it or it is wrong."
-    )
-    args_schema: type[BaseModel] = ForgetInput
-
-    def _run(
-        self,
-        key: str,
-        config: RunnableConfig,
-        run_manager: CallbackManagerForToolRun | None = None,
-    ) -> str:
-        namespace = self.resolve(config)
-        if self.store.get(namespace, key) is None:
-            return f"No memory has key {key}."
-        self.store.delete(namespace, key)
-        return f"Forgot {key}."
+    default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("forget")
 
 
 class ListMemoriesTool(MemoryTool):
-    """List the user's memories, most recently updated first; JSON ``[{"key", "text"}]``."""
+    """``list_memories(limit=20, offset=0)``: the memories in scope, newest first."""
 
-    name: str = "list_memories"
-    description: str = "List what long-term memory holds about the user, newest first."
-    args_schema: type[BaseModel] = ListMemoriesInput
+    default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("list_memories")
 
-    def _run(
-        self,
-        config: RunnableConfig,
-        limit: int = 20,
-        offset: int = 0,
-        run_manager: CallbackManagerForToolRun | None = None,
-    ) -> str:
-        return _render(self.store.search(self.resolve(config), limit=limit, offset=offset))
+
+_NAMED: dict[str, type[MemoryTool]] = {
+    tool.default_spec.name: tool
+    for tool in (RememberTool, RecallTool, ForgetTool, ListMemoriesTool)
+    if tool.default_spec is not None
+}
 
 
 def create_memory_tools(
-    store: MemoryStore,
-    namespace: Namespace = ("users", "{user_id}"),
+    memory_or_store: AgentMemory | MemoryStore,
+    namespace: Sequence[str] = NOT_GIVEN,
     *,
+    prefix: str = "",
     ttl: Any = NOT_GIVEN,
 ) -> list[MemoryTool]:
-    """Build the remember, recall, forget and list_memories tools over one store.
+    """Build the remember, recall, forget and list_memories tools over one memory.
 
     Args:
-        store: The :class:`memvault.MemoryStore`.
-        namespace: Namespace template resolved per call from the run: the agent's runtime
-            context (``create_agent(..., context_schema=...)``), else ``configurable``
+        memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
+            wrapped as ``AgentMemory(store, namespace, ttl=ttl)``.
+        namespace: With a store: the namespace template, default ``("users", "{user_id}")``,
+            resolved per call from the run: the agent's runtime context
+            (``create_agent(..., context_schema=...)``), else ``configurable``
             (``config={"configurable": {"user_id": "alice"}}``), and the thread id.
-        ttl: Seconds until remembered facts expire; ``None`` never; default the store's.
+        prefix: Put before every tool name, e.g. ``"org_"`` gives ``org_remember``,
+            ``org_recall``, ...; lets a second tool set (an organisation's memory) serve the
+            same agent.
+        ttl: With a store: seconds until remembered facts expire; ``None`` never; default
+            the store's.
 
     Returns:
         ``[RememberTool, RecallTool, ForgetTool, ListMemoriesTool]`` instances.
 
     Raises:
+        memvault.InvalidArgumentError: If ``memory_or_store`` is neither, ``namespace`` or
+            ``ttl`` come with an AgentMemory, or the prefix has characters other than letters,
+            digits, ``_`` and ``-``.
         memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; and from
             each call, if the run lacks a value the template needs.
 
     Example:
         >>> tools = create_memory_tools(store, ("users", "{user_id}"))  # doctest: +SKIP
-        >>> agent = create_agent(model, tools, context_schema=Context)  # doctest: +SKIP
-
+        >>> org = create_memory_tools(store, ("orgs", "{org_id}"), prefix="org_")  # doctest: +SKIP
+        >>> agent = create_agent(model, tools + org, context_schema=Context)  # doctest: +SKIP
     """
-    kinds = (RememberTool, RecallTool, ForgetTool, ListMemoriesTool)
-    return [kind(store=store, namespace=namespace, ttl=ttl) for kind in kinds]
+    memory = AgentMemory.of(memory_or_store, namespace=namespace, ttl=ttl)
+    return [
+        _NAMED.get(spec.name, MemoryTool)(spec=spec, memory=memory, prefix=prefix)
+        for spec in MEMORY_TOOLS
+    ]

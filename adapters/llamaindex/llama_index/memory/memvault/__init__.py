@@ -3,8 +3,11 @@
 - :class:`MemvaultMemoryBlock`: a ``BaseMemoryBlock`` recalling memories into ``Memory``.
 - :class:`MemvaultMemory` / :func:`memvault_memory`: a ``Memory`` that stores every finished turn.
 - :class:`MemvaultToolSpec`: remember / recall / forget / list_memories agent tools.
-- :class:`MemvaultRetriever`: a ``BaseRetriever`` over a namespace.
+- :class:`MemvaultRetriever`: a ``BaseRetriever`` over a memory.
 - :class:`MemvaultEmbedding`: memvault's offline embedder as a ``BaseEmbedding``.
+
+Each takes a :class:`memvault.AgentMemory` (the policy: namespace template, ``k``, filter,
+extractor, name) or a :class:`memvault.MemoryStore` to build one with.
 """
 
 from llama_index.memory.memvault.block import DEFAULT_NAMESPACE, MemvaultMemoryBlock

@@ -46,7 +46,8 @@ def latest_user_text(messages: Sequence[ChatMessage] | None) -> str:
 def to_openai_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     """Convert messages to OpenAI-style dicts (``{"role": str, "content": str}``).
 
-    This is the form :class:`memvault.FactExtractor` reads; messages without text are dropped.
+    This is the form :meth:`memvault.MemoryScope.save_turns` reads; messages without text are
+    dropped.
 
     Args:
         messages: LlamaIndex chat messages.

@@ -1,4 +1,4 @@
-"""A LlamaIndex retriever over one memvault namespace."""
+"""A LlamaIndex retriever over memvault memories."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from typing import Any
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from llama_index.memory.memvault.block import DEFAULT_NAMESPACE
 
-from memvault import InvalidArgumentError, MemoryItem, format_namespace_path, resolve_namespace
-from memvault.filters import normalize_filter
+from memvault import NOT_GIVEN, AgentMemory, MemoryItem, MemoryStore, format_namespace_path
 
 
 def _node(item: MemoryItem) -> NodeWithScore:
@@ -21,6 +19,7 @@ def _node(item: MemoryItem) -> NodeWithScore:
         key=item.key,
         created_at=item.created_at,
         updated_at=item.updated_at,
+        score_type=item.score_type,
     )
     node = TextNode(
         id_=format_namespace_path((*item.namespace, item.key)),
@@ -33,61 +32,52 @@ def _node(item: MemoryItem) -> NodeWithScore:
 
 
 class MemvaultRetriever(BaseRetriever):
-    """Retrieve memories from a memvault namespace (and below it) as ``NodeWithScore``.
+    """Retrieve memories as ``NodeWithScore``, through :meth:`memvault.MemoryScope.recall`.
 
-    Each node's text is the memory's ``text``; its id is the namespace path plus the key
-    (``"users/alice/tea"``), its score the cosine similarity, and its metadata the value's other
-    fields plus ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (Unix
-    seconds), all hidden from the LLM and the embedder.
+    Recall's policy applies: up to ``k`` memories, no two saying the same thing, statements
+    before stored questions. Each node's text is the memory's ``text``; its id is the namespace
+    path plus the key (``"users/alice/mem-3f2a..."``); its score is what the metadata's
+    ``score_type`` says (``"cosine"`` similarity, ``"bm25"``, or ``"rrf"`` for the fused rank
+    of hybrid search; higher is better); its metadata is the value's other fields plus
+    ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (Unix seconds)
+    and ``score_type``, all hidden from the LLM and the embedder.
 
     Args:
-        store: A :class:`memvault.MemoryStore`.
-        user_id: Fills ``{user_id}`` in ``namespace``.
-        session_id: Fills ``{session_id}`` in ``namespace``.
-        namespace: Namespace template; default ``("users", "{user_id}")``.
-        k: Most nodes per query, ``>= 1``.
-        filter: Metadata filter (see :mod:`memvault.filters`).
+        memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
+            wrapped in one with ``namespace``, ``k`` and ``filter``.
+        user_id: Fills ``{user_id}`` in the namespace template.
+        session_id: Fills ``{session_id}`` in the namespace template.
+        namespace: Namespace template (store only); default ``("users", "{user_id}")``.
+        k: Most nodes per query, 1 to 1000 (store only); default 5.
+        filter: Metadata filter (store only; see :mod:`memvault.filters`).
         callback_manager: LlamaIndex callbacks, as for any ``BaseRetriever``.
 
     Raises:
-        InvalidArgumentError: If ``k`` is not a positive int.
+        InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
+            with an ``AgentMemory``, or ``k`` is out of range.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is not given.
-
     """
 
     def __init__(
         self,
-        store: Any,
+        memory_or_store: AgentMemory | MemoryStore,
         *,
         user_id: str | None = None,
         session_id: str | None = None,
-        namespace: Sequence[str] = DEFAULT_NAMESPACE,
-        k: int = 5,
-        filter: dict[str, Any] | None = None,
+        namespace: Sequence[str] = NOT_GIVEN,
+        k: int = NOT_GIVEN,
+        filter: dict[str, Any] | None = NOT_GIVEN,
         callback_manager: CallbackManager | None = None,
     ) -> None:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise InvalidArgumentError(f"k must be an int >= 1, got {k!r}")
-        normalize_filter(filter)
-        self.store = store
-        self.namespace = resolve_namespace(
-            namespace, {"user_id": user_id, "session_id": session_id}
-        )
-        self.k = k
-        self.filter = filter
+        memory = AgentMemory.of(memory_or_store, namespace=namespace, k=k, filter=filter)
+        self.scope = memory.scope({"user_id": user_id, "session_id": session_id})
         super().__init__(callback_manager=callback_manager)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        """Search the namespace for the query (``BaseRetriever._retrieve``)."""
-        items = self.store.search(
-            self.namespace, query=query_bundle.query_str, filter=self.filter, limit=self.k
-        )
-        return [_node(item) for item in items]
+        """Recall memories for the query (``BaseRetriever._retrieve``)."""
+        return [_node(item) for item in self.scope.recall(query_bundle.query_str)]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Async form of :meth:`_retrieve` (``BaseRetriever._aretrieve``)."""
-        items = await self.store.asearch(
-            self.namespace, query=query_bundle.query_str, filter=self.filter, limit=self.k
-        )
-        return [_node(item) for item in items]
+        return [_node(item) for item in await self.scope.arecall(query_bundle.query_str)]
