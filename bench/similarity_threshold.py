@@ -4,12 +4,13 @@ Each line of ``paraphrase_pairs.jsonl`` is a hand-labelled pair of memories, ``{
 "paraphrase", "note"}``: positives state the same fact in other words, negatives are mostly hard
 (same topic, different fact: another city, person, date, a negation, a question; an *update* of
 a number, "since 2015" / "since 2019", is a negative too: merging would overwrite it silently).
-The rule is ``memvault.statements.same_fact`` itself, called with threshold ``t`` and word
-overlap ``j`` swept; the cosine is MiniLM's (``MiniLMEmbedder``, unit vectors, so the dot
-product). Prints:
+The rule is memvault's own: two memories merge when their ``memvault.memory_key`` is equal
+(content words in order), or, with ``similarity_threshold=t``, when
+``memvault.statements.near_duplicate`` holds at overlap ``j`` (both swept); the cosine is
+MiniLM's (``MiniLMEmbedder``, unit vectors, so the dot product). Prints:
 
-- precision / recall / F1 of the parts alone: the same content words in order (no cosine);
-  cosine alone (best-F1 t);
+- precision / recall / F1 of the parts alone: equal keys (no cosine); cosine alone (best-F1
+  t);
 - precision / recall of the rule for t in 0.50..0.98 (step 0.02) by j in OVERLAPS;
 - the chosen (t, j): the highest recall at precision >= 0.95 (ties: higher t, then higher j);
   if no (t, j) reaches it, the highest precision (ties: recall, t, j), flagged as such;
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from memvault import MiniLMEmbedder
-from memvault.statements import same_fact
+from memvault.statements import memory_key, near_duplicate
 
 THRESHOLDS = np.round(np.arange(0.50, 0.985, 0.02), 2)
 OVERLAPS = (0.5, 0.6, 2 / 3, 0.75, 0.8, 1.0)  # 2/3 is printed as 0.67
@@ -44,9 +45,14 @@ def cosines(pairs: list[dict]) -> np.ndarray:
 
 
 def merged_by_rule(pairs: list[dict], cosine: np.ndarray, t: float, j: float) -> np.ndarray:
-    """Which pairs ``memvault.statements.same_fact`` merges at threshold t and overlap j."""
+    """Which pairs memvault merges with ``similarity_threshold=t`` and overlap j: equal
+    ``memory_key``, or ``near_duplicate`` (t above 1 leaves only the keys)."""
     return np.array(
-        [same_fact(p["a"], p["b"], float(c), t, overlap=j) for p, c in zip(pairs, cosine)]
+        [
+            memory_key(p["a"]) == memory_key(p["b"])
+            or near_duplicate(p["a"], p["b"], float(c), t, overlap=j)
+            for p, c in zip(pairs, cosine)
+        ]
     )
 
 
@@ -81,7 +87,9 @@ def describe(merged: np.ndarray, labels: np.ndarray) -> str:
     return f"precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f} ({n})"
 
 
-def rule_name(t: float, j: float, met: bool) -> str:
+def rule_name(t: float, j: float, met: bool, keys_only: bool) -> str:
+    if keys_only:
+        return "no threshold (similarity_threshold=None): no (t, j) adds merges at that precision"
     note = "" if met else f" (NO (t, j) reaches precision {MIN_PRECISION}: highest precision)"
     return f"t = {t:.2f}, j = {j:.2f}{note}"
 
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     cos_t = max(THRESHOLDS, key=lambda c: scores(cosine >= c, labels)[2])
     cos_best_p = max(scores(cosine >= c, labels)[0] for c in THRESHOLDS)
     print("\nparts alone:")
-    print(f"  same content words in order: {describe(words_only, labels)}")
+    print(f"  equal keys (no threshold):   {describe(words_only, labels)}")
     print(f"  cosine >= {cos_t:.2f} (best F1):     {describe(cosine >= cos_t, labels)}")
     print(f"    (highest precision of cosine alone, t in 0.50-0.98: {cos_best_p:.3f})")
 
@@ -118,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         cells = (scores(grid[float(c), o], labels)[:2] for o in OVERLAPS)
         print(f"{c:.2f}  " + "".join(f"{p:.3f}/{r:.3f}  " for p, r in cells))
 
-    print(f"\nchosen: {rule_name(t, j, met)}")
+    print(f"\nchosen: {rule_name(t, j, met, bool(np.all(grid[t, j] == words_only)))}")
     print(f"  {describe(grid[t, j], labels)}")
 
     print("\nleave-half-out (line numbers from 1):")
@@ -126,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     for fit, held in (("even", "odd"), ("odd", "even")):
         on_fit = line % 2 == (fit == "odd")
         ft, fj, fmet = choose(grid, labels, on_fit)
-        print(f"  chosen on {fit} lines: {rule_name(ft, fj, fmet)}")
+        same = bool(np.all(grid[ft, fj][on_fit] == words_only[on_fit]))
+        print(f"  chosen on {fit} lines: {rule_name(ft, fj, fmet, same)}")
         for name, rows in ((fit, on_fit), (held, ~on_fit)):
             print(f"    on {name + ' lines:':12} {describe(grid[ft, fj][rows], labels[rows])}")
 

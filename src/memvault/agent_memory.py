@@ -7,11 +7,12 @@ for good when asked, and that reaches only the memories of the user the run is f
 :meth:`AgentMemory.scope` resolves the template with one run's ids (failing closed when an id
 is missing) into a :class:`MemoryScope`, which every operation goes through:
 
-- :meth:`MemoryScope.remember` writes one memory; a memory whose normal form
-  (:func:`~memvault.statements.normalize_text`) is already stored updates that item in place
+- :meth:`MemoryScope.remember` writes one memory; a memory that says what a stored one says
+  (the same :func:`~memvault.statements.memory_key`: content words in order, so case,
+  punctuation, contractions and first or third person do not count) updates that item in place
   (``created_at`` kept, ``updated_at`` moved, ``mentions`` counted, ``sessions`` recorded), and
   with ``similarity_threshold`` set, so does a near-duplicate
-  (:func:`~memvault.statements.same_fact`).
+  (:func:`~memvault.statements.near_duplicate`).
 - :meth:`MemoryScope.save_turns` stores a finished turn: the statements of the user's messages
   as ``kind="turn"`` memories (questions, requests and pleasantries are not memories, see
   :mod:`memvault.statements`), or, with an extractor, the facts it draws, each recording the
@@ -42,12 +43,11 @@ from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem
 from memvault.namespace import Namespace, is_utf8, resolve_namespace, validate_namespace
 from memvault.statements import (
-    content_words,
     description_of,
     memorable_text,
     memory_key,
+    near_duplicate,
     normalize_text,
-    same_fact,
     states,
 )
 from memvault.store import NOT_GIVEN, MemoryStore
@@ -58,11 +58,12 @@ logger = logging.getLogger(__name__)
 DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
 """Default namespace template: one namespace per user, shared by all of that user's sessions."""
 
-DEFAULT_SIMILARITY_THRESHOLD = 0.66
-"""Default ``similarity_threshold``, a cosine similarity of the default MiniLM embedder,
-chosen on 207 labelled pairs as the highest recall at precision >= 0.95: precision 0.975,
-recall 0.379 (``bench/similarity_threshold.py``; the rule is
-:func:`memvault.statements.same_fact`). Recalibrate it for another embedder."""
+DEFAULT_SIMILARITY_THRESHOLD: float | None = None
+"""Default ``similarity_threshold``: off. Calibrated on 207 labelled pairs with the default
+MiniLM embedder (``bench/similarity_threshold.py``): equal keys merge with precision 1.000 and
+recall 0.340, and no cosine threshold from 0.50 to 0.98 adds a merge at precision >= 0.95 (see
+:func:`memvault.statements.near_duplicate`). Measure again before setting one for another
+embedder."""
 
 Kind = Literal["fact", "turn"]
 RESERVED_FIELDS = frozenset(
@@ -102,10 +103,10 @@ class AgentMemory:
         filter: Metadata filter applied to every recall (see :mod:`memvault.filters`).
         header: The line(s) before the fenced block of :meth:`render`.
         similarity_threshold: Cosine similarity (of the store's embedder, in ``[-1, 1]``) from
-            which a new memory may overwrite its nearest stored memory instead of adding one,
-            if their words agree too (:func:`~memvault.statements.same_fact`);
-            ``None`` merges only texts with the same normal form. Default
-            :data:`DEFAULT_SIMILARITY_THRESHOLD`, calibrated for the default MiniLM embedder.
+            which a new memory overwrites its nearest stored memory instead of adding one, if
+            their words and numbers agree too (:func:`~memvault.statements.near_duplicate`);
+            ``None`` (default, :data:`DEFAULT_SIMILARITY_THRESHOLD`) merges only memories with
+            the same key, which was the precise choice for MiniLM.
         extractor: A :class:`~memvault.FactExtractor`; :meth:`MemoryScope.save_turns` then
             stores the facts it draws instead of the user's statements.
         ttl: Seconds until memories written here expire; ``None`` never; default the store's.
@@ -149,7 +150,7 @@ class AgentMemory:
         ):
             raise InvalidArgumentError(
                 "similarity_threshold must be a cosine similarity from -1 to 1, or None "
-                f"(merge only equal texts), got {similarity_threshold!r}"
+                f"(merge only memories with equal keys), got {similarity_threshold!r}"
             )
         if extractor is not None and not hasattr(extractor, "extract"):
             raise InvalidArgumentError(
@@ -310,9 +311,9 @@ class MemoryScope:
     ) -> MemoryItem:
         """Store one memory, merging it into a stored duplicate.
 
-        A stored memory of the same normal form is updated in place; else, with a
-        ``similarity_threshold``, the nearest memory in this namespace is overwritten if
-        :func:`~memvault.statements.same_fact` holds (the new text replaces
+        A stored memory with the same :func:`~memvault.statements.memory_key` is updated in
+        place; else, with a ``similarity_threshold``, the nearest memory in this namespace is
+        overwritten if :func:`~memvault.statements.near_duplicate` holds (the new text replaces
         the old, as the teff ``MemoryTool`` does). Either way ``created_at`` stays,
         ``updated_at`` moves, ``mentions`` grows by one, the session joins ``sessions``,
         ``sources`` are united, and ``kind`` becomes ``"fact"`` if either side was one.
@@ -370,7 +371,7 @@ class MemoryScope:
             return None
         nearest = self.store.search(self.namespace, query=text, mode="dense", limit=CANDIDATES)
         for item in nearest:
-            if item.namespace == self.namespace and same_fact(
+            if item.namespace == self.namespace and near_duplicate(
                 text, item.text, item.score, threshold
             ):
                 return item
@@ -480,9 +481,10 @@ class MemoryScope:
         """Memories for a query, best first, each saying one thing once.
 
         Searches the namespace (and below) in the store's default mode with the memory's
-        filter, then drops memories whose normal form or content words
-        (:func:`~memvault.statements.content_words`) were already returned, or whose normal
-        form appears in ``exclude`` (as said, or as its statements), and puts every memory
+        filter, then drops memories that say what another already returned says (the same
+        :func:`~memvault.statements.memory_key`, whatever their stored keys) or what
+        ``exclude`` says (its texts as said, or the statements in them: a question about a
+        memory does not exclude it), and puts every memory
         that holds no statement (a stored question, request or pleasantry) after those that
         do.
 
@@ -504,21 +506,19 @@ class MemoryScope:
             return []
         skip = set()
         for text in exclude:
-            skip.add(normalize_text(text))
-            said = memorable_text(text)
-            if said:
-                skip.add(normalize_text(said))
+            skip.add(memory_key(text))
+            stated = memorable_text(text)  # a question about a memory does not exclude it
+            if stated:
+                skip.add(memory_key(stated))
         pool = self.store.search(
             self.namespace, query=query, filter=self.memory.filter, limit=3 * k + len(skip)
         )
         statements, chatter = [], []
-        said: set[frozenset[str]] = set()
         for item in pool:
-            normal, words = normalize_text(item.text), content_words(item.text)
-            if normal in skip or (words and words in said):
+            key = memory_key(item.text)
+            if key in skip:
                 continue
-            skip.add(normal)
-            said.add(words)
+            skip.add(key)
             (statements if memorable_text(item.text) else chatter).append(item)
         return (statements + chatter)[:k]
 

@@ -5,7 +5,7 @@ LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.Agen
 builds::
 
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
-     "similarity_threshold": 0.8, "extraction": false}
+     "similarity_threshold": null, "extraction": false}
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class MemoryConfig(BaseModel):
         default=DEFAULT_SIMILARITY_THRESHOLD,
         ge=-1.0,
         le=1.0,
-        description="Cosine similarity from which near-duplicates merge; None: exact only.",
+        description="Cosine similarity from which near-duplicates merge; None: equal keys only.",
     )
     extraction: bool = Field(
         default=False, description="Store facts an LLM extracts instead of the user's words."

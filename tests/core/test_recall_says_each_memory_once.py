@@ -33,3 +33,11 @@ def test_k_and_blank_queries():
     assert len(scope.recall("like")) == 2
     assert len(scope.recall("like", k=3)) == 3
     assert scope.recall("   ") == [] and scope.context(None) == ""
+
+
+def test_the_same_words_in_another_order_are_another_memory_and_both_are_recalled():
+    scope = hashing_memory().scope(user_id="alice")
+    scope.remember("I moved from Madrid to Lisbon in 2019.")
+    scope.remember("I moved from Lisbon to Madrid in 2019.")
+    recalled = scope.recall("Which cities have I lived in? Lisbon Madrid")
+    assert len(recalled) == 2

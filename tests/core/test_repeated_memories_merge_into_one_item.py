@@ -23,7 +23,7 @@ def test_the_same_sentence_in_three_threads_is_one_item():
     assert item.updated_at > item.created_at
 
 
-def test_case_space_and_trailing_punctuation_do_not_make_a_new_memory():
+def test_case_space_and_punctuation_do_not_make_a_new_memory():
     scope = hashing_memory().scope(user_id="alice")
     for text in ("I am allergic to kiwi.", "  i am ALLERGIC   to kiwi", "I am allergic to kiwi!!"):
         scope.remember(text)
@@ -40,25 +40,41 @@ def test_a_fact_merges_into_the_turn_that_said_it_and_stays_a_fact():
     assert item.value["kind"] == "fact" and "role" not in item.value
 
 
-def test_near_duplicates_merge_only_above_the_threshold():
-    merging = minilm_memory().scope(user_id="alice")
+def test_a_key_is_what_the_memory_says():
+    scope = hashing_memory().scope(user_id="alice")
+    for text in ("I'm married.", "The user is married", "I do not like cilantro."):
+        scope.remember(text)
+    scope.remember("I don't like cilantro!")  # contraction: same key
+    for text in ("I have a cat.", "I had a cat.", "I prefer tea to coffee."):
+        scope.remember(text)
+    scope.remember("I prefer coffee to tea.")  # same words, another order: another fact
+    scope.remember("Am I married?")  # a question is no restatement
+    assert sorted((i.text, i.value["mentions"]) for i in scope.list()) == [
+        ("Am I married?", 1),
+        ("I don't like cilantro!", 2),
+        ("I had a cat.", 1),
+        ("I have a cat.", 1),
+        ("I prefer coffee to tea.", 1),
+        ("I prefer tea to coffee.", 1),
+        ("The user is married", 2),
+    ]
+
+
+def test_a_similarity_threshold_merges_near_duplicates_with_the_same_numbers():
+    merging = minilm_memory(similarity_threshold=0.8).scope(user_id="alice")
     merging.remember("I love hiking in the Alps.")
-    merging.remember("Hiking in the Alps, I love it!")  # the same words in another order
-    merging.remember("I had surgery on my left knee.")
-    merging.remember("I had surgery on my right knee.")  # cosine 0.99, but another fact
+    merging.remember("I love hiking in the Alps a lot.")  # cosine > 0.8, one word more
     merging.remember("My passport expires in 2027.")
-    merging.remember("My passport expires in 2029.")  # another number: not merged
+    merging.remember("My passport expires in 2029.")  # another number: never merged
     assert sorted(i.text for i in merging.list()) == [
-        "Hiking in the Alps, I love it!",
-        "I had surgery on my left knee.",
-        "I had surgery on my right knee.",
+        "I love hiking in the Alps a lot.",
         "My passport expires in 2027.",
         "My passport expires in 2029.",
     ]
-    exact_only = minilm_memory(similarity_threshold=None).scope(user_id="alice")
-    exact_only.remember("The user is vegan.")
-    exact_only.remember("I'm vegan")
-    assert len(exact_only.list()) == 2
+    by_key_only = minilm_memory().scope(user_id="alice")
+    by_key_only.remember("I love hiking in the Alps.")
+    by_key_only.remember("I love hiking in the Alps a lot.")
+    assert len(by_key_only.list()) == 2
 
 
 def test_other_namespaces_are_not_merged_into():

@@ -49,7 +49,7 @@ async def test_a_message_of_content_blocks_is_read_by_its_text(store):
         role="user",
         blocks=[
             ImageBlock(url="https://example.com/menu.png"),
-            TextBlock(text="Can I eat this? I am allergic to peanuts."),
+            TextBlock(text="Can I eat this? It has peanuts and I am allergic."),
         ],
     )
     content = await block.aget([message], session_id="s1")

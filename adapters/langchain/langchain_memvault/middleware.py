@@ -28,11 +28,14 @@ def last_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
 
 
 def _query_and_history(messages: Sequence[AnyMessage]) -> tuple[str | None, list[str]]:
-    """The latest human message's text, and the texts of every other message."""
+    """The latest human message's text, and the texts of every message, that one included.
+
+    A memory the conversation already holds, the message being answered too, is not recalled
+    again (as LlamaIndex's ``Memory`` hands its blocks the whole history).
+    """
     latest = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
     query = str(messages[latest].text) if latest >= 0 else None
-    history = [str(m.text) for i, m in enumerate(messages) if i != latest and m.text]
-    return query, history
+    return query, [str(m.text) for m in messages if m.text]
 
 
 def _chat(messages: Sequence[AnyMessage]) -> list[dict[str, str]]:
