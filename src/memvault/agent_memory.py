@@ -33,6 +33,7 @@ Every memory this layer writes has the value shape ``{"text": str, "kind": "fact
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -592,15 +593,6 @@ def memory_context(
     return memory.scope().context(query)
 
 
-async def amemory_context(
-    store: MemoryStore,
-    query: str | None,
-    *,
-    namespace: Namespace,
-    k: int = 5,
-    filter: Filter | None = None,
-    header: str = DEFAULT_MEMORY_HEADER,
-) -> str:
-    """Async form of :func:`memory_context` (same arguments, result and errors)."""
-    memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)
-    return await memory.scope().acontext(query)
+async def amemory_context(store: MemoryStore, query: str | None, **options: Any) -> str:
+    """Async form of :func:`memory_context` (same arguments, result and errors), in a thread."""
+    return await asyncio.to_thread(memory_context, store, query, **options)

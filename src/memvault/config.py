@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memvault.agent_memory import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, AgentMemory
 from memvault.context import DEFAULT_MEMORY_HEADER
-from memvault.errors import InvalidArgumentError
+from memvault.errors import InvalidArgumentError, validation_problem
 from memvault.store import MemoryStore
 
 IN_MEMORY = ":memory:"
@@ -82,10 +82,8 @@ class MemoryConfig(BaseModel):
         try:
             return cls.model_validate(dict(config))
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(map(str, first["loc"])) or "config"
             raise InvalidArgumentError(
-                f"memory config field {where!r}: {first['msg']} (got {first.get('input')!r:.80})"
+                f"memory config field {validation_problem(error, 'config')}"
             ) from None
 
     def build(self, *, llm: Any = None, store: MemoryStore | None = None) -> AgentMemory:

@@ -6,6 +6,8 @@ with one ``except``. Messages name the field that was wrong and say how to fix i
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class MemvaultError(Exception):
     """Base class of every error memvault raises on purpose."""
@@ -49,3 +51,17 @@ class ExtractionError(MemvaultError):
     def __init__(self, message: str, raw: str) -> None:
         super().__init__(message)
         self.raw = raw
+
+
+def validation_problem(error: Any, whole: str) -> str:
+    """Name the first problem of a pydantic ``ValidationError`` as ``"field.path: message"``.
+
+    Args:
+        error: A ``pydantic.ValidationError``.
+        whole: What to call the input when the problem is not in one field, e.g. ``"config"``.
+
+    Returns:
+        E.g. ``"k: Input should be greater than or equal to 1"``.
+    """
+    first = error.errors()[0]
+    return f"{'.'.join(map(str, first['loc'])) or whole}: {first['msg']}"

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from memvault.agent_memory import MemoryScope
-from memvault.errors import InvalidArgumentError
+from memvault.errors import InvalidArgumentError, validation_problem
 from memvault.items import MemoryItem
 
 NO_MEMORIES = "No memories found."
@@ -135,9 +135,8 @@ def _arguments(name: str, arguments: Mapping[str, Any]) -> BaseModel:
     try:
         return tool_spec(name).args_schema.model_validate(dict(arguments))
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(map(str, first["loc"])) or "arguments"
-        raise InvalidArgumentError(f"{name}: argument {where!r}: {first['msg']}") from None
+        problem = validation_problem(error, "arguments")
+        raise InvalidArgumentError(f"{name}: argument {problem}") from None
 
 
 def _listing(scope: MemoryScope, items: list[MemoryItem]) -> str:

@@ -13,7 +13,12 @@ from pydantic import ValidationError
 
 from memvault.backends.base import Backend, Record, record_id
 from memvault.embedding import Embedder, as_embedder
-from memvault.errors import EmbedderMismatchError, ImportFormatError, InvalidArgumentError
+from memvault.errors import (
+    EmbedderMismatchError,
+    ImportFormatError,
+    InvalidArgumentError,
+    validation_problem,
+)
 from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem, ScoreType, validate_value
 from memvault.lexical import LexicalIndex, indexed_text
@@ -594,10 +599,9 @@ class MemoryStore:
                             )
                         )
                     except ValidationError as error:
-                        first = error.errors()[0]
-                        where = ".".join(map(str, first["loc"])) or "the line"
+                        problem = validation_problem(error, "the line")
                         raise ImportFormatError(
-                            f"{path}: line {number} is not a memvault item: {where}: {first['msg']}"
+                            f"{path}: line {number} is not a memvault item: {problem}"
                         ) from None
                     except ValueError as error:
                         raise ImportFormatError(

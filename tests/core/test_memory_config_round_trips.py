@@ -38,9 +38,9 @@ def test_extraction_needs_a_model_and_config_errors_name_the_field():
     with pytest.raises(InvalidArgumentError, match="llm"):
         AgentMemory.from_config({**CONFIG, "extraction": True})
     assert AgentMemory.from_config({**CONFIG, "extraction": True}, llm=lambda m: "").extractor
-    with pytest.raises(InvalidArgumentError, match="'k'"):
+    with pytest.raises(InvalidArgumentError, match="field k:"):
         MemoryConfig.parse({"k": 0})
-    with pytest.raises(InvalidArgumentError, match="'colour'"):
+    with pytest.raises(InvalidArgumentError, match="field colour:"):
         MemoryConfig.parse({"colour": "blue"})
     with pytest.raises(InvalidArgumentError, match="embedder"):
         AgentMemory.from_config({**CONFIG, "embedder": "word2vec"})
