@@ -1,12 +1,9 @@
 """The same LangGraph store calls on InMemoryStore and on MemvaultLangGraphStore agree."""
 
 import pytest
-from langchain_memvault import MemvaultEmbeddings, MemvaultLangGraphStore
 from langgraph.store.base import InvalidNamespaceError
-from langgraph.store.memory import InMemoryStore
 
-from memvault import HashingEmbedder
-from tests.langchain.fakes import small_store
+from tests.langchain.langgraph_pairs import keys, paired_stores
 
 ITEMS = [
     (("docs", "ada"), "d1", {"text": "Python tutorial for beginners", "kind": "guide", "n": 1}),
@@ -20,19 +17,11 @@ ITEMS = [
 
 @pytest.fixture
 def stores():
-    reference = InMemoryStore(
-        index={"dims": 64, "embed": MemvaultEmbeddings(HashingEmbedder(64)), "fields": ["text"]}
-    )
-    # dense search scores by cosine similarity, as InMemoryStore does
-    ours = MemvaultLangGraphStore(small_store(search_mode="dense"), fields=["text"])
+    reference, ours = paired_stores()  # one IndexConfig; memvault searches densely (cosine)
     for store in (reference, ours):
         for namespace, key, value in ITEMS:
             store.put(namespace, key, value)
     return reference, ours
-
-
-def keys(items):
-    return [(item.namespace, item.key) for item in items]
 
 
 def test_get_returns_the_same_items(stores):

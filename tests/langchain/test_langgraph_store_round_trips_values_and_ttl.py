@@ -17,6 +17,7 @@ AWKWARD = {
     "missing": None,
     "ratio": 0.5,
     "emoji": "café ☕",
+    "context": "memvault embeds a value's context: this one is escaped",
 }
 
 
@@ -40,6 +41,7 @@ def test_filters_reach_nested_and_reserved_looking_fields():
     store.put(("trips",), "rome", {"title": "Rome", "text": 7, "meta": {"lang": "it"}})
     for filter in [
         {"text": 42},
+        {"context": AWKWARD["context"]},
         {"lg~note": "looks like the reserved prefix"},
         {"meta": {"a.b": True}},
         {"meta": {"nested": {"depth": {"$gte": 3}}}},
@@ -52,13 +54,16 @@ def test_filters_reach_nested_and_reserved_looking_fields():
 
 def test_index_fields_choose_what_is_embedded():
     core = small_store()
-    store = MemvaultLangGraphStore(core, fields=["title"])
+    store = MemvaultLangGraphStore(core, index={"fields": ["title"]})
     store.put(("trips",), "porto", AWKWARD)
     store.put(("trips",), "rome", {"title": "Rome", "body": "pasta"}, index=["title", "body"])
+    store.put(("trips",), "lisbon", {"title": "Lisbon", "body": "tiles"}, index=["$"])
     store.put(("trips",), "oslo", {"title": "Oslo"}, index=False)
-    assert core.get(("trips",), "porto").text == "Trip to Porto"
+    porto = core.get(("trips",), "porto").value
+    assert porto["text"] == "Trip to Porto" and "context" not in porto  # context not embedded
     assert core.get(("trips",), "rome").text == "Rome\npasta"
-    assert core.get(("trips",), "oslo").text == '{"title": "Oslo"}'
+    assert core.get(("trips",), "lisbon").text == '{"body": "tiles", "title": "Lisbon"}'
+    assert core.get(("trips",), "oslo").text == "oslo"  # not indexed: only its key is embedded
     assert store.search(("trips",), query="pasta", limit=1)[0].key == "rome"
 
 
@@ -74,10 +79,10 @@ def test_memvault_memories_are_visible_as_their_plain_values():
 
 
 async def test_ttl_is_taken_in_minutes_and_bad_values_are_typed_errors():
-    core = small_store()
+    core = small_store(ttl=3600)  # a memvault default: LangGraph's ttl=None still never expires
     store = MemvaultLangGraphStore(core)
     store.put(("s",), "short", {"v": 1}, ttl=0.5)
-    await store.aput(("s",), "never", {"v": 2})
+    await store.aput(("s",), "never", {"v": 2}, ttl=None)
     short = core.get(("s",), "short")
     assert short.expires_at - short.updated_at == pytest.approx(30.0)
     assert core.get(("s",), "never").expires_at is None

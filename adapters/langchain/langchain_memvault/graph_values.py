@@ -6,18 +6,24 @@ and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the
     {
         "text": <the text embedded for v>,
         "lg~": v,                       # the original, verbatim: it round-trips exactly
+        "lg~ttl": <minutes>,            # only with a TTL: what a read refreshes it to
+        "lg~noindex": True,             # only for an item LangGraph indexes nothing of
         "<path>": <scalar>, ...         # every scalar inside v, by dotted path, for filters
     }
 
 - **Embedded text**: LangGraph's index ``fields`` (JSON paths read with
   ``langgraph.store.base.get_text_at_path``; ``"$"`` is the whole value as sorted JSON). The
   texts of several fields are joined with newlines into the one text memvault embeds (LangGraph's
-  ``InMemoryStore`` embeds each field apart and keeps the best score). A value with no text at
-  those paths is embedded as its whole JSON.
+  ``InMemoryStore`` embeds each field apart and keeps the best score).
+- **Not indexed**: ``index=False``, ``index=[]``, or fields that hold no text in ``v`` (blank
+  texts count as none) index nothing, as in ``InMemoryStore``. A memvault item still has one
+  embedding, so such an item embeds its key (short and cheap) and is marked ``lg~noindex``;
+  searches never rank it (see :class:`~langchain_memvault.graph_store.MemvaultLangGraphStore`).
 - **Filter fields**: ``{"name": "Ada", "meta": {"lang": "en"}}`` gives ``name`` and
-  ``meta.lang`` (a ``.`` or ``\\`` inside a key is escaped with ``\\``). The path ``text`` and
-  paths starting with ``lg~`` are prefixed with ``lg~`` so they never clash with memvault's own
-  entries. LangGraph filters are translated by the same rule (:func:`translate_filter`).
+  ``meta.lang`` (a ``.`` or ``\\`` inside a key is escaped with ``\\``). The paths ``text`` and
+  ``context`` (which memvault embeds) and paths starting with ``lg~`` are prefixed with ``lg~``
+  so they never clash with memvault's own entries. LangGraph filters are translated by the same
+  rule (:func:`translate_filter`).
 - **Reading**: an item that has ``"lg~"`` reads back as exactly ``v``; an item written by
   memvault itself (the tools, the middleware, the core API) reads back as its memvault value.
 """
@@ -35,12 +41,17 @@ from memvault.filters import is_scalar
 
 MARK = "lg~"
 """The entry holding the original LangGraph value, and the escape prefix of clashing paths."""
+TTL = MARK + "ttl"
+"""The entry holding an item's LangGraph TTL in minutes, which reads refresh it to."""
+NOINDEX = MARK + "noindex"
+"""The entry (``True``) marking an item LangGraph indexes nothing of: searches never rank it."""
+_RESERVED = ("text", "context")  # entries memvault itself reads (see memvault.lexical)
 
 
 def field_name(path: Sequence[str]) -> str:
     """Name the memvault field that holds the scalar at ``path`` (keys) of a LangGraph value."""
     name = ".".join(k.replace("\\", "\\\\").replace(".", "\\.") for k in path)
-    return MARK + name if name == "text" or name.startswith(MARK) else name
+    return MARK + name if name in _RESERVED or name.startswith(MARK) else name
 
 
 def _flatten(value: Mapping[str, Any], path: tuple[str, ...], out: dict[str, Any]) -> None:
@@ -51,14 +62,27 @@ def _flatten(value: Mapping[str, Any], path: tuple[str, ...], out: dict[str, Any
             out[field_name((*path, key))] = entry
 
 
-def embedded_text(value: Mapping[str, Any], fields: Sequence[str]) -> str:
-    """Give the text memvault embeds for a LangGraph value under index ``fields``."""
+def embedded_text(value: Mapping[str, Any], fields: Sequence[str]) -> str | None:
+    """Give the text memvault embeds for a LangGraph value under index ``fields``.
+
+    Returns:
+        The non-blank texts at ``fields``, joined with newlines; ``None`` if there are none
+        (the item is then not indexed).
+    """
     texts = [text for path in fields for text in get_text_at_path(value, path) if text.strip()]
-    return "\n".join(texts) or json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return "\n".join(texts) or None
 
 
-def encode(value: Mapping[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+def encode(
+    value: Mapping[str, Any], fields: Sequence[str], *, key: str, ttl: float | None
+) -> dict[str, Any]:
     """Build the memvault value that stores LangGraph ``value`` (see the module docstring).
+
+    Args:
+        value: The LangGraph value.
+        fields: The index paths whose text is embedded; empty for an item not indexed.
+        key: The item's key, embedded in place of a text when nothing is indexed.
+        ttl: The item's TTL in minutes, or ``None``.
 
     Raises:
         memvault.InvalidValueError: If ``value`` is not a dict of JSON data.
@@ -77,8 +101,13 @@ def encode(value: Mapping[str, Any], fields: Sequence[str]) -> dict[str, Any]:
         ) from None
     stored: dict[str, Any] = {}
     _flatten(value, (), stored)
-    stored["text"] = embedded_text(value, fields)
+    text = embedded_text(value, fields)
+    if text is None:
+        stored[NOINDEX] = True
+    stored["text"] = text or key.strip() or "(not indexed)"
     stored[MARK] = dict(value)
+    if ttl is not None:
+        stored[TTL] = ttl
     return stored
 
 
@@ -120,12 +149,16 @@ def translate_filter(filter: Mapping[str, Any] | None) -> dict[str, Any] | None:
     :mod:`memvault.filters`); as there, a condition on a field an item lacks never matches.
 
     Raises:
-        memvault.InvalidFilterError: On a list or ``None`` operand, or a dict mixing operators
-            and fields; the message names the field.
+        memvault.InvalidFilterError: On a filter that is not a dict, a list or ``None``
+            operand, or a dict mixing operators and fields; the message names the field.
 
     """
     if not filter:
         return None
+    if not isinstance(filter, Mapping):
+        raise InvalidFilterError(
+            f"filter must be a dict such as {{'kind': 'note'}}, got {type(filter).__name__}"
+        )
     out: dict[str, Any] = {}
     for key, condition in filter.items():
         _conditions((key,), condition, out)
