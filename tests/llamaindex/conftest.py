@@ -8,6 +8,7 @@ import pytest
 from llama_index.core.base.llms.types import (
     ChatMessage,
     CompletionResponse,
+    CompletionResponseGen,
     MessageRole,
     TextBlock,
     ToolCallBlock,
@@ -23,16 +24,32 @@ class RecordingLLM(MockLLM):
     """MockLLM that answers a fixed reply and keeps every prompt it was sent.
 
     Chat calls reach ``complete`` too (``CustomLLM.chat`` formats the messages into a prompt), so
-    ``prompts`` holds everything the model saw, whichever engine called it.
+    ``prompts`` holds everything the model saw, whichever engine called it; streamed calls
+    (``stream_complete``, which agents use by default) record the prompt and stream the reply.
     """
 
     reply: str = "OK."
     prompts: list[str] = Field(default_factory=list)
 
+    def __init__(self, reply: str = "OK.", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reply = reply
+
     @llm_completion_callback()
     def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
         self.prompts.append(prompt)
         return CompletionResponse(text=self.reply)
+
+    @llm_completion_callback()
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        self.prompts.append(prompt)
+
+        def stream() -> CompletionResponseGen:
+            yield CompletionResponse(text=self.reply, delta=self.reply)
+
+        return stream()
 
 
 def _text(message: ChatMessage) -> str:

@@ -13,17 +13,20 @@ from memvault import AgentMemory, InvalidArgumentError, InvalidFilterError, Memv
 @pytest.mark.parametrize(
     ("build", "field"),
     [
-        (lambda s: MemvaultMemoryBlock(s, user_id="a", k=0), "k"),
+        (lambda s: MemvaultMemoryBlock(s, user_id="a", similarity_top_k=0), "similarity_top_k"),
         (lambda s: MemvaultMemoryBlock(s, user_id="a", priority=-1), "priority"),
-        (lambda s: MemvaultMemoryBlock(AgentMemory(s), user_id="a", k=3), "k cannot be given"),
+        (
+            lambda s: MemvaultMemoryBlock(AgentMemory(s), user_id="a", similarity_top_k=3),
+            "similarity_top_k cannot be given",
+        ),
         (lambda s: memvault_memory(AgentMemory(s), user_id="a", filter={}), "filter cannot"),
         (lambda s: MemvaultToolSpec(AgentMemory(s), namespace=("x",)), "namespace cannot"),
         (lambda s: MemvaultToolSpec(s, prefix=1), "prefix"),
         (lambda s: MemvaultToolSpec(s).to_tool_list(["remember", "delete"]), "delete"),
         (lambda s: MemvaultMemoryBlock(s, user_id="a", extractor="gpt"), "extractor"),
         (lambda s: MemvaultMemoryBlock({"not": "a store"}, user_id="a"), "MemoryStore"),
-        (lambda s: memvault_memory(s, user_id="a", k=True), "k"),
-        (lambda s: MemvaultRetriever(s, user_id="a", k=0), "k"),
+        (lambda s: memvault_memory(s, user_id="a", similarity_top_k=True), "similarity_top_k"),
+        (lambda s: MemvaultRetriever(s, user_id="a", similarity_top_k=0), "similarity_top_k"),
         (lambda s: MemvaultEmbedding(object()), "embedder"),
     ],
 )

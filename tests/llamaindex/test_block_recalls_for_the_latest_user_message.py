@@ -19,7 +19,7 @@ def _block_text(messages):
 
 async def test_a_chat_message_input_is_recalled_for(store):
     _seed(store)
-    memory = memvault_memory(store, user_id="alice", k=1)
+    memory = memvault_memory(store, user_id="alice", similarity_top_k=1)
     messages = await memory.aget(
         input=ChatMessage(role="user", content="Am I allergic to peanuts?")
     )
@@ -28,14 +28,14 @@ async def test_a_chat_message_input_is_recalled_for(store):
 
 async def test_a_string_input_with_empty_history_is_recalled_for(store):
     _seed(store)
-    memory = memvault_memory(store, user_id="alice", k=1)
+    memory = memvault_memory(store, user_id="alice", similarity_top_k=1)
     messages = await memory.aget(input="Where do I live in Porto?")
     assert CITY in _block_text(messages) and ALLERGY not in _block_text(messages)
 
 
 async def test_the_latest_user_message_in_history_is_recalled_for(store):
     _seed(store)
-    memory = memvault_memory(store, user_id="alice", k=1)
+    memory = memvault_memory(store, user_id="alice", similarity_top_k=1)
     await memory.aput(ChatMessage(role="user", content="Where do I live? Porto?"))
     await memory.aput(ChatMessage(role="assistant", content="Let me check."))
     messages = await memory.aget()
@@ -44,7 +44,7 @@ async def test_the_latest_user_message_in_history_is_recalled_for(store):
 
 async def test_a_message_of_content_blocks_is_read_by_its_text(store):
     _seed(store)
-    block = MemvaultMemoryBlock(store, user_id="alice", k=1)
+    block = MemvaultMemoryBlock(store, user_id="alice", similarity_top_k=1)
     message = ChatMessage(
         role="user",
         blocks=[

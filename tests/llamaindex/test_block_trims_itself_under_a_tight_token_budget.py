@@ -13,12 +13,16 @@ async def test_the_least_relevant_memories_go_and_every_user_message_stays(store
         ]
         + [("allergy", {"text": "The user is allergic to peanuts."})],
     )
-    memory = memvault_memory(store, user_id="alice", session_id="s1", k=21, token_limit=400)
+    memory = memvault_memory(
+        store, user_id="alice", session_id="s1", similarity_top_k=21, token_limit=400
+    )
     said = [f"Message {n}: a short note about peanuts and travel plans." for n in range(6)]
     for text in said:
         await memory.aput(ChatMessage(role="user", content=text))
         await memory.aput(ChatMessage(role="assistant", content="Noted."))
-    untrimmed = await memvault_memory(store, user_id="alice", k=21).aget(input=said[-1])
+    untrimmed = await memvault_memory(store, user_id="alice", similarity_top_k=21).aget(
+        input=said[-1]
+    )
 
     messages = await memory.aget()
 

@@ -14,7 +14,9 @@ def _seed(store):
 
 def test_nodes_come_best_first_with_ids_scores_and_metadata(store):
     _seed(store)
-    nodes = MemvaultRetriever(store, user_id="alice", k=2).retrieve("peanuts allergy")
+    nodes = MemvaultRetriever(store, user_id="alice", similarity_top_k=2).retrieve(
+        "peanuts allergy"
+    )
 
     assert all(isinstance(n, NodeWithScore) for n in nodes)
     assert [n.node.node_id for n in nodes] == ["users/alice/allergy", "users/alice/city"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.base.llms.types import ChatMessage, TextBlock
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.memory.memory import BaseMemoryBlock
 from llama_index.core.utils import get_tokenizer
@@ -23,8 +23,45 @@ from memvault import (
     MemoryScope,
     MemoryStore,
 )
+from memvault.agent_memory import _check_k
 
-__all__ = ["DEFAULT_NAMESPACE", "MemvaultMemoryBlock"]
+__all__ = ["DEFAULT_NAMESPACE", "MemvaultMemoryBlock", "agent_memory"]
+
+
+def agent_memory(
+    memory_or_store: AgentMemory | MemoryStore,
+    *,
+    similarity_top_k: int = NOT_GIVEN,
+    **options: Any,
+) -> AgentMemory:
+    """:meth:`memvault.AgentMemory.of` with LlamaIndex's name for ``k``.
+
+    Every part of this package calls the number of memories recalled ``similarity_top_k``, as
+    LlamaIndex's retrievers and ``VectorMemoryBlock`` do; it is the memory's ``k``.
+
+    Args:
+        memory_or_store: A :class:`memvault.AgentMemory`, used as it is, or a
+            :class:`memvault.MemoryStore`, wrapped in one with the options.
+        similarity_top_k: Most memories recalled per query, 1 to 1000 (store only); default 5.
+        **options: Other :class:`memvault.AgentMemory` arguments (``namespace``, ``filter``,
+            ``extractor``, ``header``, ``name``); :data:`memvault.NOT_GIVEN` ones are left out.
+
+    Returns:
+        The memory.
+
+    Raises:
+        InvalidArgumentError: If ``similarity_top_k`` is out of range or comes with an
+            ``AgentMemory``, or as :meth:`memvault.AgentMemory.of` raises.
+        InvalidNamespaceError, InvalidFilterError: On a bad ``namespace`` or ``filter``.
+    """
+    if similarity_top_k is not NOT_GIVEN:
+        if isinstance(memory_or_store, AgentMemory):
+            raise InvalidArgumentError(
+                "similarity_top_k cannot be given with an AgentMemory, which holds its own: "
+                "set k on the AgentMemory, or pass a MemoryStore instead"
+            )
+        _check_k(similarity_top_k, "similarity_top_k")
+    return AgentMemory.of(memory_or_store, k=similarity_top_k, **options)
 
 
 class MemvaultMemoryBlock(BaseMemoryBlock[str]):
@@ -49,7 +86,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             wrapped in one with the options below.
         user_id: Fills ``{user_id}`` in the namespace template.
         namespace: Namespace template (store only); default ``("users", "{user_id}")``.
-        k: Most memories recalled per turn, 1 to 1000 (store only); default 5.
+        similarity_top_k: Most memories recalled per turn, 1 to 1000 (store only); default 5.
         filter: Metadata filter for recall (store only; see :mod:`memvault.filters`).
         extractor: A :class:`memvault.FactExtractor` (store only); turns are then stored as the
             facts it draws (one LLM call per put).
@@ -65,8 +102,8 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
-            with an ``AgentMemory``, or ``k``, ``extractor``, ``name`` or ``priority`` is
-            invalid.
+            with an ``AgentMemory``, or ``similarity_top_k``, ``extractor``, ``name`` or
+            ``priority`` is invalid.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is missing (e.g.
             ``user_id``), so a block without a user never reads a shared namespace.
@@ -87,7 +124,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         *,
         user_id: str | None = None,
         namespace: Sequence[str] = NOT_GIVEN,
-        k: int = NOT_GIVEN,
+        similarity_top_k: int = NOT_GIVEN,
         filter: dict[str, Any] | None = NOT_GIVEN,
         extractor: Any = NOT_GIVEN,
         header: str = NOT_GIVEN,
@@ -95,10 +132,10 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         priority: int = 1,
         accept_short_term_memory: bool = True,
     ) -> None:
-        memory = AgentMemory.of(
+        memory = agent_memory(
             memory_or_store,
             namespace=namespace,
-            k=k,
+            similarity_top_k=similarity_top_k,
             filter=filter,
             extractor=extractor,
             header=header,
@@ -173,7 +210,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         if chat:
             await self.scope(session_id).asave_turns(chat)
 
-    async def atruncate(self, content: Any, tokens_to_truncate: int) -> str | None:
+    async def atruncate(self, content: Any, tokens_to_truncate: int) -> Any:
         """Drop the least relevant memories until about ``tokens_to_truncate`` tokens are freed.
 
         Overrides ``BaseMemoryBlock.atruncate`` (which drops the whole block) so that a tight
@@ -181,36 +218,64 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         touched here. At least ``tokens_to_truncate`` tokens are freed, counted on the whole
         text with LlamaIndex's global tokenizer, as ``Memory`` counts them by default.
 
+        ``Memory`` asks every block with a priority to truncate, handing it what its ``aget``
+        returned, or ``[]`` when it returned nothing (say, a new user sending a message longer
+        than the token budget). Every content type a block may hold is taken: a ``str`` (what
+        this block returns), a list of content blocks or a list of chat messages (what a
+        subclass may return), each trimmed when its text is one memory block and returned in
+        the same shape; anything else, ``[]`` included, is dropped whole.
+
         Args:
-            content: What :meth:`_aget` returned (``Memory`` passes ``[]`` for a block that
-                returned nothing).
+            content: What :meth:`_aget` returned, or ``[]``.
             tokens_to_truncate: Tokens ``Memory`` asks to free.
 
         Returns:
-            The block with its last memory lines removed, or ``None`` when no memory is left
-            or ``content`` is not a memory block.
+            The content with its last memory lines removed, or ``None`` when no memory is left
+            or ``content`` holds no memory block.
         """
-        if not isinstance(content, str) or not content:
+        if isinstance(content, str):
+            return _trim(content, tokens_to_truncate)
+        if not isinstance(content, list) or not content:
             return None
-        lines = content.split("\n")
-        fence = lines[-1]
-        # Memory lines are JSON objects; the opening fence is the line just above them.
-        opening = len(lines) - 2
-        while opening > 0 and lines[opening].startswith("{"):
-            opening -= 1
-        if not fence.startswith("```") or lines[opening] != f"{fence}memories":
-            return None
-        kept = lines[opening + 1 : -1]
-        count = get_tokenizer()
-        # Memory measures what was freed on the whole text and drops the block if it falls
-        # short, so estimate by line, then check on the whole and drop more if needed.
-        target = len(count(content)) - tokens_to_truncate
-        freed = 0
-        while kept and freed < tokens_to_truncate:
-            freed += len(count(kept.pop())) + 1
-        while kept:
-            truncated = "\n".join([*lines[: opening + 1], *kept, fence])
-            if len(count(truncated)) <= target:
-                return truncated
-            kept.pop()
+        if all(isinstance(part, TextBlock) for part in content):
+            trimmed = _trim("\n".join(part.text for part in content), tokens_to_truncate)
+            return None if trimmed is None else [TextBlock(text=trimmed)]
+        if len(content) == 1 and isinstance(content[0], ChatMessage):
+            trimmed = _trim(message_text(content[0]), tokens_to_truncate)
+            return None if trimmed is None else [ChatMessage(role=content[0].role, content=trimmed)]
         return None
+
+
+def _trim(content: str, tokens_to_truncate: int) -> str | None:
+    """Remove a memory block's last memory lines until ``tokens_to_truncate`` tokens are freed.
+
+    Args:
+        content: A memory block as :meth:`memvault.AgentMemory.render` writes it.
+        tokens_to_truncate: Tokens to free, counted with LlamaIndex's global tokenizer.
+
+    Returns:
+        The shorter block, or ``None`` when no memory is left or ``content`` is no memory
+        block.
+    """
+    lines = content.split("\n")
+    fence = lines[-1]
+    # Memory lines are JSON objects; the opening fence is the line just above them.
+    opening = len(lines) - 2
+    while opening > 0 and lines[opening].startswith("{"):
+        opening -= 1
+    if not fence.startswith("```") or lines[opening] != f"{fence}memories":
+        return None
+    kept = lines[opening + 1 : -1]
+    count = get_tokenizer()
+    # Memory measures what was freed on the whole text and drops the block if it falls
+    # short, so estimate by line, then check on the whole and drop more if needed.
+    target = len(count(content)) - tokens_to_truncate
+    freed = 0
+    while kept and freed < tokens_to_truncate:
+        freed += len(count(kept.pop())) + 1
+    while kept:
+        truncated = "\n".join([*lines[: opening + 1], *kept, fence])
+        if len(count(truncated)) <= target:
+            return truncated
+        kept.pop()
+    return None

@@ -8,6 +8,7 @@ from typing import Any
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.memory.memvault.block import agent_memory
 
 from memvault import NOT_GIVEN, AgentMemory, MemoryItem, MemoryStore, format_namespace_path
 
@@ -34,9 +35,9 @@ def _node(item: MemoryItem) -> NodeWithScore:
 class MemvaultRetriever(BaseRetriever):
     """Retrieve memories as ``NodeWithScore``, through :meth:`memvault.MemoryScope.recall`.
 
-    Recall's policy applies: up to ``k`` memories, no two saying the same thing, statements
-    before stored questions. Each node's text is the memory's ``text``; its id is the namespace
-    path plus the key (``"users/alice/mem-3f2a..."``); its score is what the metadata's
+    Recall's policy applies: up to ``similarity_top_k`` memories, no two saying the same thing,
+    statements before stored questions. Each node's text is the memory's ``text``; its id is the
+    namespace path plus the key (``"users/alice/mem-3f2a..."``); its score is what the metadata's
     ``score_type`` says (``"cosine"`` similarity, ``"bm25"``, or ``"rrf"`` for the fused rank
     of hybrid search; higher is better); its metadata is the value's other fields plus
     ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (Unix seconds)
@@ -44,17 +45,18 @@ class MemvaultRetriever(BaseRetriever):
 
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
-            wrapped in one with ``namespace``, ``k`` and ``filter``.
+            wrapped in one with ``namespace``, ``similarity_top_k`` and ``filter``.
         user_id: Fills ``{user_id}`` in the namespace template.
         session_id: Fills ``{session_id}`` in the namespace template.
         namespace: Namespace template (store only); default ``("users", "{user_id}")``.
-        k: Most nodes per query, 1 to 1000 (store only); default 5.
+        similarity_top_k: Most nodes per query, 1 to 1000 (store only); default 5 (with an
+            ``AgentMemory``: its ``k``).
         filter: Metadata filter (store only; see :mod:`memvault.filters`).
         callback_manager: LlamaIndex callbacks, as for any ``BaseRetriever``.
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
-            with an ``AgentMemory``, or ``k`` is out of range.
+            with an ``AgentMemory``, or ``similarity_top_k`` is out of range.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is not given.
     """
@@ -66,11 +68,13 @@ class MemvaultRetriever(BaseRetriever):
         user_id: str | None = None,
         session_id: str | None = None,
         namespace: Sequence[str] = NOT_GIVEN,
-        k: int = NOT_GIVEN,
+        similarity_top_k: int = NOT_GIVEN,
         filter: dict[str, Any] | None = NOT_GIVEN,
         callback_manager: CallbackManager | None = None,
     ) -> None:
-        memory = AgentMemory.of(memory_or_store, namespace=namespace, k=k, filter=filter)
+        memory = agent_memory(
+            memory_or_store, namespace=namespace, similarity_top_k=similarity_top_k, filter=filter
+        )
         self.scope = memory.scope({"user_id": user_id, "session_id": session_id})
         super().__init__(callback_manager=callback_manager)
 
