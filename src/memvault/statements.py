@@ -210,13 +210,19 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
 
 
+MAX_STATEMENT_CHARS = 1000
+"""Longest statement kept as a memory, in characters: a longer "sentence" is pasted material
+(a document, a log, code), not something the user told the assistant about themselves."""
+
+
 def memorable_text(text: str) -> str | None:
     """The statements of a user message, the part worth remembering.
 
-    Questions, requests and pleasantries are dropped (so are the clauses before a question
-    that are not about the user); a leading "remember that" or "note that", and discourse
-    markers such as "by the way" anywhere, are removed from a statement ("Remember that I am
-    vegan." keeps "I am vegan.", "Thanks, I'm vegan, any recipe ideas?" keeps "I'm vegan.").
+    Questions, requests and pleasantries are dropped, and so are the clauses before a question
+    that are not about the user and statements longer than :data:`MAX_STATEMENT_CHARS`. A
+    leading "remember that" or "note that", and discourse markers such as "by the way"
+    anywhere, are removed from a statement ("Remember that I am vegan." keeps "I am vegan.",
+    "Thanks, I'm vegan, any recipe ideas?" keeps "I'm vegan.").
 
     Args:
         text: A user message.
@@ -239,7 +245,7 @@ def memorable_text(text: str) -> str | None:
             clause = _REMEMBER_PREFIX.sub("", clause).strip(" ,;:-")
             clause = re.sub(r"\s+([,.!;:])", r"\1", re.sub(r"\s{2,}", " ", clause))
             clause = re.sub(r"[\s,;:-]+(?=[.!?…]*$)", "", clause)
-            if normalize_text(clause):
+            if normalize_text(clause) and len(clause) <= MAX_STATEMENT_CHARS:
                 kept.append(clause[:1].upper() + clause[1:])
     return " ".join(kept) or None
 

@@ -63,3 +63,8 @@ def test_a_stored_question_never_outranks_the_statement_that_answers():
         "I have a food allergy to peanuts.",
         "Which food allergies do I have?",
     ]
+
+
+def test_pasted_material_is_not_a_memory():
+    document = "The quarterly report shows " + "revenue grew and costs fell, " * 100 + "overall."
+    assert memorable_text(f"I am allergic to kiwi. {document}") == "I am allergic to kiwi."
