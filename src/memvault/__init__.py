@@ -18,7 +18,14 @@ from memvault.backends.chroma import ChromaBackend
 from memvault.backends.memory import InMemoryBackend
 from memvault.config import MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
-from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder, as_embedder
+from memvault.embedding import (
+    DEFAULT_EMBEDDER,
+    Embedder,
+    FunctionEmbedder,
+    HashingEmbedder,
+    as_embedder,
+    resolve_embedder,
+)
 from memvault.errors import (
     EmbedderMismatchError,
     EmbedderUnavailableError,
@@ -45,6 +52,8 @@ from memvault.statements import memory_key, normalize_text
 from memvault.store import NOT_GIVEN, MemoryStore
 
 __all__ = [
+    "DEFAULT_EMBEDDER",
+    "resolve_embedder",
     "AgentMemory",
     "MemoryScope",
     "MemoryConfig",

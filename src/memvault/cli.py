@@ -3,13 +3,21 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
-for machine-readable output. Errors print one line to stderr and exit with status 1.
+for machine-readable output.
+
+Every error is one line on stderr starting with ``error:``. A usage error (an unknown option or
+command, a missing argument, an option value of the wrong type or out of range) exits with
+status 2, as click's usage errors do; anything else wrong (a missing file, malformed JSON, a bad
+filter, an absent memory, any :class:`~memvault.errors.MemvaultError`) exits with status 1.
 """
 
 from __future__ import annotations
 
 import enum
+import importlib.metadata
 import json
+import sys
+from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -17,21 +25,71 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 from rich.progress import track
+from typer.core import TyperGroup
 
-from memvault.conversations import load_conversation
+from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MemoryItem, validate_value
 from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
-from memvault.store import DEFAULT_SEARCH_MODE, SEARCH_MODES, MemoryStore
+from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, SEARCH_MODES, MemoryStore
+
+# typer re-exports click's BadParameter (from its own copy of click in recent releases); its
+# bases are click's UsageError (exit status 2) and ClickException (every error click reports).
+_UsageError: type[Exception] = typer.BadParameter.__base__
+_ClickException: type[Exception] = _UsageError.__base__
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _error(message: str) -> None:
+    """Print ``error: <message>`` as one line on stderr."""
+    err.print(f"error: {' '.join(message.split())}", markup=False)
+
+
+class _Commands(TyperGroup):
+    """memvault's command group: every error becomes one ``error:`` line on stderr."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the command line; exit 2 on a usage error and 1 on any other error."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _UsageError as error:
+            message = error.format_message().rstrip(".")
+            if message[:2].istitle():  # click's "No such option" -> "no such option"
+                message = message[0].lower() + message[1:]
+            ctx = getattr(error, "ctx", None)
+            _error(f"{message} (see '{ctx.command_path if ctx else 'memvault'} -h')")
+            sys.exit(2)
+        except _ClickException as error:
+            _error(error.format_message())
+            sys.exit(getattr(error, "exit_code", 1))
+        except MemvaultError as error:
+            _error(str(error))
+            sys.exit(1)
+        except typer.Abort:
+            _error("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
+    cls=_Commands,
     help="memvault: long-term memory for LLM agents, on an embedded Chroma store.",
-    no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: flags without a <bool> type
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 StorePath = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time on Python 3.10
@@ -47,9 +105,17 @@ PrefixOption = Annotated[
     str,
     typer.Option("--namespace", "-n", help="Namespace prefix ('/'-separated); default: all."),
 ]
+Key = Annotated[str, typer.Argument(metavar="KEY", help="The memory's key.")]
 BATCH = 64
 SearchMode = enum.Enum("SearchMode", {m: m for m in SEARCH_MODES}, type=str)
 DEFAULT_MODE = SearchMode(DEFAULT_SEARCH_MODE)
+
+
+def _seconds(value: float | None) -> float | None:
+    """Check a number of seconds given on the command line: positive when given."""
+    if value is not None and not value > 0:  # also refuses nan
+        raise typer.BadParameter(f"must be a positive number of seconds, got {value}")
+    return value
 
 
 def _existing(path: Path | None) -> MemoryStore:
@@ -96,20 +162,48 @@ def _done(payload: dict[str, Any], as_json: bool, text: str) -> None:
         out.print(text, markup=False)
 
 
+def _absent(key: str, namespace: str) -> typer.Exit:
+    _error(f"no memory {key!r} in {namespace}")
+    return typer.Exit(1)
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
+) -> None:
+    if version:
+        out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
+        raise typer.Exit()
+    if ctx.invoked_subcommand is None:
+        out.print(ctx.get_help(), markup=False)
+        raise typer.Exit()
+
+
 @app.command()
 def ingest(
-    file: Annotated[Path, typer.Argument(help="Conversation: OpenAI messages or LoCoMo JSON.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="Conversation: OpenAI messages or LoCoMo JSON.")
+    ],
     namespace: NamespaceOption,
-    ttl: Annotated[Optional[float], typer.Option(help="Seconds until they expire.")] = None,  # noqa: UP045
+    ttl: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(help="Seconds until they expire.", callback=_seconds),
+    ] = None,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Store every turn of a conversation as a memory (speaker, turn id and date as metadata)."""
+    """Store every turn of a conversation as a memory.
+
+    Speaker, turn id and date become metadata. Keys are '<file name>-<hash of the file's
+    full path>:<turn id>': ingesting the same file again updates its turns, and a file of the
+    same name in another folder gets its own keys.
+    """
     target = parse_namespace_path(namespace)
     turns = load_conversation(file)  # fully parsed and checked before the store is touched
     for turn in turns:
         validate_value(turn.value())
-    store = MemoryStore(path, ttl=ttl)  # checks ttl before it creates anything
+    store = MemoryStore(path, ttl=ttl)
     batches = []  # one put_many per run of turns said at the same time, at most BATCH long
     for _, same_time in groupby(turns, key=lambda t: t.timestamp):
         run = list(same_time)
@@ -123,18 +217,21 @@ def ingest(
     )
     for batch in progress:
         store.put_many(target, [(t.key, t.value()) for t in batch], timestamp=batch[0].timestamp)
+    source = source_id(file)
     _done(
-        {"ingested": len(turns), "namespace": namespace},
+        {"ingested": len(turns), "namespace": namespace, "source": source},
         as_json,
-        f"ingested {len(turns)} turns from {file} into {namespace}",
+        f"ingested {len(turns)} turns from {file} into {namespace} (keys {source}:<turn>)",
     )
 
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="What to recall.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.")],
     namespace: PrefixOption = "",
-    k: Annotated[int, typer.Option("-k", "--limit", help="How many memories.")] = 5,
+    k: Annotated[
+        int, typer.Option("-k", "--limit", min=1, max=MAX_COUNT, help="How many memories.")
+    ] = 5,
     filter: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--filter", help='JSON filter, e.g. \'{"speaker": "Caroline"}\'.'),
@@ -145,7 +242,10 @@ def search(
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Recall the memories most relevant to QUERY in a namespace and below it."""
+    """Recall the memories most relevant to QUERY.
+
+    Searches the namespace and everything below it.
+    """
     try:
         parsed = json.loads(filter) if filter else None
     except json.JSONDecodeError as error:
@@ -160,28 +260,27 @@ def search(
 
 @app.command()
 def get(
-    key: Annotated[str, typer.Argument(help="The memory's key.")],
-    namespace: NamespaceOption,
-    path: StorePath = None,
-    as_json: AsJson = False,
+    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
 ) -> None:
     """Show one memory by key (exit status 1 if absent)."""
     item = _existing(path).get(parse_namespace_path(namespace), key)
     if item is None:
-        err.print(f"error: no memory {key!r} in {namespace}", markup=False)
-        raise typer.Exit(1)
+        raise _absent(key, namespace)
     _print_items([item], as_json)
 
 
 @app.command("list")
 def list_items(
     namespace: PrefixOption = "",
-    limit: Annotated[int, typer.Option(help="How many memories.")] = 20,
-    offset: Annotated[int, typer.Option(help="How many to skip.")] = 0,
+    limit: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="How many memories.")] = 20,
+    offset: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help="How many to skip.")] = 0,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """List memories in a namespace and below it, most recently updated first."""
+    """List memories, most recently updated first.
+
+    Lists the namespace and everything below it.
+    """
     items = _existing(path).search(_prefix(namespace), limit=limit, offset=offset)
     _print_items(items, as_json)
 
@@ -189,13 +288,16 @@ def list_items(
 @app.command()
 def namespaces(
     prefix: Annotated[str, typer.Option(help="Only below this namespace.")] = "",
-    max_depth: Annotated[Optional[int], typer.Option(help="Cut to this many segments.")] = None,  # noqa: UP045
+    max_depth: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=MAX_COUNT, help="Cut to this many segments."),
+    ] = None,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
     """List the namespaces that hold memories."""
     found = _existing(path).list_namespaces(
-        prefix=_prefix(prefix), max_depth=max_depth, limit=10_000
+        prefix=_prefix(prefix), max_depth=max_depth, limit=MAX_COUNT
     )
     paths = [format_namespace_path(ns) for ns in found]
     _done({"namespaces": paths}, as_json, "\n".join(paths) or "no namespaces")
@@ -203,46 +305,62 @@ def namespaces(
 
 @app.command()
 def forget(
-    key: Annotated[str, typer.Argument(help="The memory's key.")],
-    namespace: NamespaceOption,
-    path: StorePath = None,
-    as_json: AsJson = False,
+    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
 ) -> None:
-    """Delete one memory (nothing happens if it is absent)."""
-    _existing(path).delete(parse_namespace_path(namespace), key)
+    """Delete one memory (exit status 1 if absent).
+
+    The memory must be in exactly that namespace, not below it.
+    """
+    store, where = _existing(path), parse_namespace_path(namespace)
+    if store.get(where, key) is None:
+        raise _absent(key, namespace)
+    store.delete(where, key)
     _done({"forgotten": key, "namespace": namespace}, as_json, f"forgot {key} in {namespace}")
 
 
 @app.command("export")
 def export_items(
-    file: Annotated[Path, typer.Argument(help="JSON Lines file to write.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON Lines file to write.")],
     namespace: PrefixOption = "",
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Export memories (text, metadata, namespaces, times, TTL) to JSON Lines."""
+    """Export memories to JSON Lines.
+
+    Each line holds one memory: text, metadata, namespace, times and expiry.
+    """
     count = _existing(path).export_jsonl(file, _prefix(namespace))
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
 
 @app.command("import")
 def import_items(
-    file: Annotated[Path, typer.Argument(help="JSON Lines file from 'memvault export'.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="JSON Lines file from 'memvault export'.")
+    ],
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Import memories from JSON Lines; a bad file changes nothing."""
+    """Import memories from JSON Lines (a bad file changes nothing)."""
     count = MemoryStore(path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 
 
 @app.command()
 def stats(path: StorePath = None, as_json: AsJson = False) -> None:
-    """Show how many memories each namespace holds, and the embedder."""
+    """Count the memories of each namespace; name the embedder.
+
+    Each memory is counted once, in its own namespace (not in the namespaces above it).
+    """
     store = _existing(path)
-    counts = {
-        format_namespace_path(ns): store.count(ns) for ns in store.list_namespaces(limit=1_000_000)
-    }
+    found = store.list_namespaces(limit=MAX_COUNT)
+    below = {ns: store.count(ns) for ns in found}  # in the namespace and below it
+    own = dict(below)
+    for ns in found:  # take each namespace's items out of its nearest listed ancestor
+        parent = next((ns[:i] for i in range(len(ns) - 1, 0, -1) if ns[:i] in below), None)
+        if parent is not None:
+            own[parent] -= below[ns]
+    counts = {format_namespace_path(ns): n for ns, n in own.items()}
     info = store.backend.get_info() or {}
     payload = {"memories": sum(counts.values()), "namespaces": counts, **info}
     lines = [f"{sum(counts.values())} memories in {len(counts)} namespaces"]
@@ -255,20 +373,36 @@ def stats(path: StorePath = None, as_json: AsJson = False) -> None:
 def cleanup(
     max_age: Annotated[
         Optional[float],  # noqa: UP045
-        typer.Option(help="Also delete memories not updated for this many seconds."),
+        typer.Option(
+            help="Also delete memories whose time is more than this many seconds ago: when "
+            "they were last written, or for an ingested turn when it was said.",
+            callback=_seconds,
+        ),
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List what would be deleted; delete nothing.")
+    ] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Delete expired memories from disk."""
-    removed = _existing(path).cleanup(max_age)
-    _done({"deleted": removed}, as_json, f"deleted {removed} memories")
+    """Delete expired memories from disk.
+
+    With --max-age, memories older than that go too; --dry-run lists them instead.
+    """
+    store = _existing(path)
+    if not dry_run:
+        removed = store.cleanup(max_age)
+        _done({"deleted": removed}, as_json, f"deleted {removed} memories")
+        return
+    doomed = store.expired(max_age)
+    if as_json:
+        _done({"would_delete": [_json_item(i) for i in doomed]}, True, "")
+        return
+    out.print(f"would delete {len(doomed)} memories (dry run: nothing deleted)", markup=False)
+    if doomed:
+        _print_items(doomed, as_json=False)
 
 
 def main() -> None:
-    """Run the CLI, turning memvault errors into one line on stderr and exit status 1."""
-    try:
-        app()
-    except MemvaultError as error:
-        err.print(f"error: {error}", markup=False)
-        raise SystemExit(1) from None
+    """Run the CLI (``memvault``); errors are one ``error:`` line, exit status 2 or 1."""
+    app()

@@ -39,7 +39,8 @@ class MemoryConfig(BaseModel):
     )
     embedder: str = Field(
         default="minilm",
-        description="'minilm' (offline all-MiniLM-L6-v2) or 'hashing:<dim>' (tests only).",
+        description="'minilm' (offline all-MiniLM-L6-v2), 'hashing:<dim>' (tests only), or "
+        "'<provider>:<model>' through LangChain's init_embeddings.",
     )
     namespace: tuple[str, ...] = Field(
         default=DEFAULT_NAMESPACE, description="Namespace template, e.g. ['users', '{user_id}']."
@@ -98,6 +99,8 @@ class MemoryConfig(BaseModel):
 
         Raises:
             InvalidArgumentError: On an unknown embedder, or extraction without an ``llm``.
+            EmbedderUnavailableError: If the embedder cannot be loaded (a missing model or
+                package).
         """
         from memvault.extraction import FactExtractor
 
@@ -120,18 +123,7 @@ class MemoryConfig(BaseModel):
 
     def _open_store(self) -> MemoryStore:
         from memvault.backends.memory import InMemoryBackend
-        from memvault.embedding import HashingEmbedder
 
-        kind, _, size = self.embedder.partition(":")
-        if kind == "minilm" and not size:
-            embedder = None
-        elif kind == "hashing" and size.isdigit() and int(size) > 0:
-            embedder = HashingEmbedder(int(size))
-        else:
-            raise InvalidArgumentError(
-                f"memory config field 'embedder': unknown embedder {self.embedder!r}; use "
-                "'minilm' or 'hashing:<dim>'"
-            )
         if self.path == IN_MEMORY:
-            return MemoryStore(embedder=embedder, backend=InMemoryBackend())
-        return MemoryStore(self.path, embedder=embedder)
+            return MemoryStore(embedder=self.embedder, backend=InMemoryBackend())
+        return MemoryStore(self.path, embedder=self.embedder)

@@ -18,10 +18,15 @@ one after, within the same session), each as ``speaker: text``. The store embeds
 with the text (see :func:`memvault.lexical.indexed_text`), which is how a short reply such as
 "Yes, last Friday!" is still found by what it answers; on the LoCoMo benchmark this lifted
 recall@10 of hybrid search from 0.59 to 0.77 (``bench/README.md``).
+
+Turn keys are ``<source>:<turn id>``, where a file's source (:func:`source_id`) is its name and a
+hash of its resolved path: ingesting ``day1/chat.json`` and ``day2/chat.json`` into one namespace
+keeps both conversations, and ingesting the same file again updates its turns in place.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, replace
@@ -42,7 +47,8 @@ class Turn:
     """One turn of a conversation, ready to store.
 
     Attributes:
-        key: Stable key, ``"<source>:<turn_id>"``, so re-ingesting a file updates in place.
+        key: Stable key, ``"<source>:<turn_id>"`` (see :func:`source_id`), so re-ingesting a
+            file updates in place.
         text: What was said.
         speaker: The speaker's name or role.
         turn_id: The turn's id in its conversation (LoCoMo ``dia_id`` such as ``"D1:3"``, or
@@ -127,12 +133,33 @@ def _content_text(content: Any) -> str | None:
     return None
 
 
-def parse_messages(messages: Any, *, source: str) -> list[Turn]:
+def source_id(path: str | Path) -> str:
+    """The source part of the keys of a conversation file's turns.
+
+    Path-derived rather than content-derived: a chat log that grew since it was last ingested
+    keeps its source, so its earlier turns are updated rather than stored twice, and two files
+    of the same name in different folders never share keys. Moving or renaming a file gives it
+    a new source (ingesting it again then stores its turns anew).
+
+    Args:
+        path: The conversation file.
+
+    Returns:
+        ``"<file stem>-<12 hex digits>"``: the digits start the SHA-256 of the file's resolved
+        absolute path, e.g. ``"chat-3f9a0c41d2b7"``.
+    """
+    path = Path(path)
+    digest = hashlib.sha256(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{path.stem}-{digest[:12]}"
+
+
+def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> list[Turn]:
     """Turns from OpenAI-style messages.
 
     Args:
         messages: A list of ``{"role": str, "content": str | list[part]}`` dicts.
-        source: The name keys start with (a file stem); also names the file in errors.
+        source: Names the conversation in errors (a file path).
+        prefix: What keys start with (``"<prefix>:<message number>"``); default ``source``.
 
     Raises:
         ImportFormatError: If ``messages`` is not a list of such dicts.
@@ -153,7 +180,7 @@ def parse_messages(messages: Any, *, source: str) -> list[Turn]:
             continue
         turns.append(
             Turn(
-                key=f"{source}:{number}",
+                key=f"{prefix or source}:{number}",
                 text=text,
                 speaker=message.get("name") or message["role"],
                 turn_id=str(number),
@@ -163,8 +190,15 @@ def parse_messages(messages: Any, *, source: str) -> list[Turn]:
     return turns
 
 
-def parse_locomo(conversation: dict[str, Any], *, source: str) -> list[Turn]:
+def parse_locomo(
+    conversation: dict[str, Any], *, source: str, prefix: str | None = None
+) -> list[Turn]:
     """Turns from a LoCoMo conversation object (see the module docstring).
+
+    Args:
+        conversation: The object with ``speaker_a``, ``session_N`` and ``session_N_date_time``.
+        source: Names the conversation in errors (a file path).
+        prefix: What keys start with (``"<prefix>:<dia_id>"``); default ``source``.
 
     Raises:
         ImportFormatError: If a session is not a list of turns with ``speaker``, ``dia_id`` and
@@ -195,7 +229,7 @@ def parse_locomo(conversation: dict[str, Any], *, source: str) -> list[Turn]:
                 text = f"{text} [shares {turn['blip_caption']}]"
             turns.append(
                 Turn(
-                    key=f"{source}:{turn['dia_id']}",
+                    key=f"{prefix or source}:{turn['dia_id']}",
                     text=text,
                     speaker=turn["speaker"],
                     turn_id=turn["dia_id"],
@@ -214,20 +248,21 @@ def load_conversation(path: str | Path) -> list[Turn]:
         path: A ``.json`` or ``.jsonl`` file.
 
     Returns:
-        The turns in file order; LoCoMo turns with their ``context`` (see :func:`with_context`).
+        The turns in file order, keyed ``"<source_id(path)>:<turn id>"`` (see :func:`source_id`);
+        LoCoMo turns with their ``context`` (see :func:`with_context`).
 
     Raises:
         ImportFormatError: If the file is missing, not JSON, or of no known shape; the message
             names the file and the problem. Nothing is returned half-read.
     """
     path = Path(path)
-    source = path.stem
+    source, prefix = str(path), source_id(path)
     try:
         raw = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise _fail(str(path), "not UTF-8 text; save the file as UTF-8") from None
+        raise _fail(source, "not UTF-8 text; save the file as UTF-8") from None
     except OSError as error:
-        raise _fail(str(path), f"cannot read the file ({error.strerror})") from None
+        raise _fail(source, f"cannot read the file ({error.strerror})") from None
     lines = raw.splitlines() if path.suffix == ".jsonl" else [raw]
     data: Any = []
     for number, line in enumerate(lines, 1):
@@ -237,23 +272,23 @@ def load_conversation(path: str | Path) -> list[Turn]:
             data.append(json.loads(line))
         except json.JSONDecodeError as error:
             at = number if path.suffix == ".jsonl" else error.lineno
-            raise _fail(str(path), f"malformed JSON at line {at}: {error.msg}") from None
+            raise _fail(source, f"malformed JSON at line {at}: {error.msg}") from None
     if path.suffix != ".jsonl":
         data = data[0] if data else None
     if isinstance(data, dict) and isinstance(data.get("conversation"), dict):
         data = data["conversation"]
     if isinstance(data, dict) and "speaker_a" in data:
-        turns = with_context(parse_locomo(data, source=source))
+        turns = with_context(parse_locomo(data, source=source, prefix=prefix))
     elif isinstance(data, dict) and "messages" in data:
-        turns = parse_messages(data["messages"], source=source)
+        turns = parse_messages(data["messages"], source=source, prefix=prefix)
     elif isinstance(data, list):
-        turns = parse_messages(data, source=source)
+        turns = parse_messages(data, source=source, prefix=prefix)
     else:
         raise _fail(
-            str(path),
+            source,
             "not a conversation: expected a list of {role, content} messages, an object with "
             "'messages', or a LoCoMo conversation with 'speaker_a' and 'session_N'",
         )
     if not turns:
-        raise _fail(str(path), "the conversation has no turns with text")
+        raise _fail(source, "the conversation has no turns with text")
     return turns

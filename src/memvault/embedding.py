@@ -7,6 +7,11 @@ framework:
 - a LangChain ``Embeddings`` (``embed_documents`` / ``embed_query``);
 - a LlamaIndex ``BaseEmbedding`` (``get_text_embedding_batch`` / ``get_query_embedding``);
 - a Chroma ``EmbeddingFunction`` or any callable ``list[str] -> list[list[float]]``.
+
+Or a string, which :func:`resolve_embedder` (the one place that reads embedder strings, for
+``MemoryStore(embedder=...)`` and ``MemoryConfig``) turns into one: ``"minilm"`` (the default),
+``"hashing:<dim>"`` (tests only), or ``"<provider>:<model>"`` through LangChain's
+``init_embeddings``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from memvault.errors import InvalidArgumentError
+from memvault.errors import EmbedderUnavailableError, InvalidArgumentError
+
+DEFAULT_EMBEDDER = "minilm"
+"""The embedder string of the default, offline all-MiniLM-L6-v2
+(:class:`~memvault.minilm.MiniLMEmbedder`)."""
 
 
 @runtime_checkable
@@ -120,6 +129,70 @@ def as_embedder(obj: Any, *, name: str | None = None) -> Embedder:
         "embed_query (LangChain), get_text_embedding_batch/get_query_embedding (LlamaIndex), "
         "or a callable list[str] -> list[list[float]] (Chroma EmbeddingFunction)"
     )
+
+
+def resolve_embedder(embedder: Any = DEFAULT_EMBEDDER) -> Embedder:
+    """Turn anything ``MemoryStore(embedder=...)`` accepts into an :class:`Embedder`.
+
+    Args:
+        embedder: One of:
+
+            - ``"minilm"`` or ``None``: :class:`~memvault.minilm.MiniLMEmbedder`, offline
+              all-MiniLM-L6-v2 (the default);
+            - ``"hashing:<dim>"``: :class:`HashingEmbedder` of that dimension (tests only);
+            - ``"<provider>:<model>"``, e.g. ``"openai:text-embedding-3-small"``: the model
+              LangChain's ``init_embeddings`` builds (needs ``langchain`` and the provider's
+              package, e.g. ``langchain-openai``; settings such as an API key come from the
+              provider's environment variables). Its recorded name is the string itself, with
+              the provider lower-cased, so the name does not change with LangChain's class
+              paths; to reopen such a store with an embedder object, pass
+              ``as_embedder(obj, name="<provider>:<model>")``;
+            - any object :func:`as_embedder` adapts.
+
+    Returns:
+        The embedder.
+
+    Raises:
+        InvalidArgumentError: On an unknown string or provider, or an unsupported object.
+        EmbedderUnavailableError: If ``langchain`` or the provider's package is not installed;
+            the message names the package to install.
+    """
+    if embedder is None:
+        embedder = DEFAULT_EMBEDDER
+    if not isinstance(embedder, str):
+        return as_embedder(embedder)
+    kind, colon, model = (part.strip() for part in embedder.partition(":"))
+    kind = kind.lower()
+    if kind == DEFAULT_EMBEDDER and not colon:
+        from memvault.minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder()
+    if kind == "hashing" and model.isdigit():
+        return HashingEmbedder(int(model))
+    if kind in (DEFAULT_EMBEDDER, "hashing") or not kind or not model:
+        raise InvalidArgumentError(
+            f"embedder {embedder!r} is not known; use 'minilm' (the default), 'hashing:<dim>' "
+            "(tests only), or '<provider>:<model>' such as 'openai:text-embedding-3-small'"
+        )
+    return _langchain_embedder(f"{kind}:{model}")
+
+
+def _langchain_embedder(spec: str) -> Embedder:
+    try:
+        from langchain.embeddings import init_embeddings
+    except ImportError:
+        raise EmbedderUnavailableError(
+            f"embedder {spec!r} is built by LangChain's init_embeddings, but the package "
+            "'langchain' (>= 0.3.9) is not installed; pip install langchain and the provider's "
+            "package, or pass an embedder object"
+        ) from None
+    try:
+        model = init_embeddings(spec)
+    except ImportError as error:  # LangChain names the provider's package to install
+        raise EmbedderUnavailableError(f"embedder {spec!r}: {error}") from None
+    except ValueError as error:  # an unknown provider; LangChain lists the known ones
+        raise InvalidArgumentError(f"embedder {spec!r}: {' '.join(str(error).split())}") from None
+    return as_embedder(model, name=spec)
 
 
 class HashingEmbedder:

@@ -38,7 +38,11 @@ class EmbedderMismatchError(MemvaultError):
 
 
 class EmbedderUnavailableError(MemvaultError):
-    """The default embedding model or its tokenizer cannot be found on this machine."""
+    """An embedder cannot be loaded: a model, its tokenizer or a package is missing.
+
+    The default model or its tokenizer is not installed, or a package an embedder string needs
+    (``langchain``, a provider's integration) is not.
+    """
 
 
 class ImportFormatError(MemvaultError, ValueError):

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from memvault.backends.base import Backend, Record, record_id
-from memvault.embedding import Embedder, as_embedder
+from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
 from memvault.errors import (
     EmbedderMismatchError,
     ImportFormatError,
@@ -145,8 +145,10 @@ class MemoryStore:
         path: Folder of the default Chroma backend; defaults to ``$MEMVAULT_PATH``, else the
             per-user data folder (see :func:`memvault.backends.chroma.default_path`). Not
             allowed together with ``backend``.
-        embedder: Any supported embedder (see :func:`memvault.embedding.as_embedder`); default
-            :class:`~memvault.minilm.MiniLMEmbedder` (offline all-MiniLM-L6-v2).
+        embedder: An embedder object or string (see :func:`memvault.embedding.resolve_embedder`):
+            ``"minilm"`` (default; offline all-MiniLM-L6-v2), ``"<provider>:<model>"`` through
+            LangChain's ``init_embeddings`` (e.g. ``"openai:text-embedding-3-small"``), or a
+            LangChain, LlamaIndex or Chroma embedder.
         backend: A :class:`~memvault.backends.base.Backend`, e.g.
             :class:`~memvault.InMemoryBackend` or a :class:`~memvault.ChromaBackend` over a
             Chroma server client; default the embedded Chroma backend at ``path``.
@@ -158,7 +160,9 @@ class MemoryStore:
     Raises:
         EmbedderMismatchError: If the store was written with an embedder of another name or
             dimension.
-        InvalidArgumentError: On a bad ``ttl``, or both ``path`` and ``backend``.
+        InvalidArgumentError: On a bad ``ttl``, both ``path`` and ``backend``, or an unknown
+            embedder.
+        EmbedderUnavailableError: If an embedder string needs a package that is not installed.
 
     Example:
         >>> store = MemoryStore("/tmp/memories")  # doctest: +SKIP
@@ -171,7 +175,7 @@ class MemoryStore:
         self,
         path: str | Path | None = None,
         *,
-        embedder: Any = None,
+        embedder: Any = DEFAULT_EMBEDDER,
         backend: Backend | None = None,
         ttl: float | None = None,
         search_mode: SearchMode | None = None,
@@ -181,11 +185,7 @@ class MemoryStore:
                 "give either path (for the default Chroma backend) or backend, not both"
             )
         self.ttl = _check_ttl(ttl)
-        if embedder is None:
-            from memvault.minilm import MiniLMEmbedder
-
-            embedder = MiniLMEmbedder()
-        self.embedder: Embedder = as_embedder(embedder)
+        self.embedder: Embedder = resolve_embedder(embedder)
         if backend is None:
             from memvault.backends.chroma import ChromaBackend
 
@@ -515,14 +515,15 @@ class MemoryStore:
 
     # -- upkeep ---------------------------------------------------------------------------
 
-    def cleanup(self, max_age: float | None = None) -> int:
-        """Delete expired items from disk (and with ``max_age``, items not updated for that long).
+    def expired(self, max_age: float | None = None) -> list[MemoryItem]:
+        """What :meth:`cleanup` would delete now, oldest first (expired ones included).
 
         Args:
-            max_age: Seconds; items whose ``updated_at`` is older than ``now - max_age`` go too.
+            max_age: Seconds; items whose ``updated_at`` is older than ``now - max_age`` count
+                too (for an ingested turn, ``updated_at`` is when it was said).
 
         Returns:
-            How many items were deleted.
+            The items, by ``updated_at`` then key.
 
         Raises:
             InvalidArgumentError: If ``max_age`` is not a positive number.
@@ -530,10 +531,26 @@ class MemoryStore:
         age = _check_ttl(max_age, "max_age")
         now = time.time()
         doomed = [
-            r.id
+            r
             for r in self.backend.scan((), now=None)
             if not r.live(now) or (age is not None and r.updated_at < now - age)
         ]
+        doomed.sort(key=lambda r: (r.updated_at, r.id))
+        return [_item(r) for r in doomed]
+
+    def cleanup(self, max_age: float | None = None) -> int:
+        """Delete expired items from disk (and with ``max_age``, items not updated for that long).
+
+        Args:
+            max_age: Seconds; items whose ``updated_at`` is older than ``now - max_age`` go too.
+
+        Returns:
+            How many items were deleted (those :meth:`expired` lists).
+
+        Raises:
+            InvalidArgumentError: If ``max_age`` is not a positive number.
+        """
+        doomed = [record_id(item.namespace, item.key) for item in self.expired(max_age)]
         self._remove(doomed)
         return len(doomed)
 
@@ -637,6 +654,7 @@ class MemoryStore:
     asearch = async_twin(search)
     alist_namespaces = async_twin(list_namespaces)
     acount = async_twin(count)
+    aexpired = async_twin(expired)
     acleanup = async_twin(cleanup)
     aexport_jsonl = async_twin(export_jsonl)
     aimport_jsonl = async_twin(import_jsonl)

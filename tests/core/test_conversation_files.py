@@ -5,7 +5,7 @@ import json
 import pytest
 
 from memvault import ImportFormatError
-from memvault.conversations import load_conversation
+from memvault.conversations import load_conversation, source_id
 
 MESSAGES = [
     {"role": "system", "content": "You are helpful."},
@@ -29,10 +29,11 @@ def write(tmp_path, name, data):
     ],
 )
 def test_openai_messages(tmp_path, name, data):
-    turns = load_conversation(write(tmp_path, name, data))
+    path = write(tmp_path, name, data)
+    turns = load_conversation(path)
     assert [(t.key, t.speaker, t.text) for t in turns] == [
-        ("chat:2", "user", "I live in Porto."),
-        ("chat:3", "assistant", "Nice city!"),
+        (f"{source_id(path)}:2", "user", "I live in Porto."),
+        (f"{source_id(path)}:3", "assistant", "Nice city!"),
     ]
     assert turns[0].timestamp == 1714557600.0
     assert turns[0].value() == {
@@ -54,8 +55,9 @@ def test_locomo_conversation(tmp_path):
         ],
     }
     for data in (locomo, {"conversation": locomo, "qa": []}):
-        turns = load_conversation(write(tmp_path, "conv.json", data))
-        assert [t.key for t in turns] == ["conv:D1:1", "conv:D1:2"]
+        path = write(tmp_path, "conv.json", data)
+        turns = load_conversation(path)
+        assert [t.key for t in turns] == [f"{source_id(path)}:D1:1", f"{source_id(path)}:D1:2"]
         assert turns[1].text == "Look [shares a photo of a cat]"
         assert turns[0].session == 1 and turns[0].session_date == "1:56 pm on 8 May, 2023"
         assert turns[0].timestamp == 1683554160.0  # 2023-05-08 13:56 UTC
@@ -76,6 +78,13 @@ def test_locomo_conversation(tmp_path):
 def test_malformed_files_name_the_problem(tmp_path, data, message):
     with pytest.raises(ImportFormatError, match=message):
         load_conversation(write(tmp_path, "bad.json", data))
+
+
+def test_keys_start_with_the_file_name_and_a_hash_of_its_full_path(tmp_path):
+    one, other = tmp_path / "day1" / "chat.json", tmp_path / "day2" / "chat.json"
+    assert source_id(one).startswith("chat-") and len(source_id(one)) == len("chat-") + 12
+    assert source_id(one) != source_id(other)
+    assert source_id(one) == source_id(tmp_path / "day2" / ".." / "day1" / "chat.json")
 
 
 def test_missing_file(tmp_path):

@@ -11,7 +11,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from memvault import as_embedder
+from memvault import resolve_embedder
 
 
 class MemvaultEmbeddings(Embeddings):
@@ -35,11 +35,7 @@ class MemvaultEmbeddings(Embeddings):
     """
 
     def __init__(self, embedder: Any = None) -> None:
-        if embedder is None:
-            from memvault import MiniLMEmbedder
-
-            embedder = MiniLMEmbedder()
-        self.embedder = as_embedder(embedder)
+        self.embedder = resolve_embedder(embedder)
         self.dim = int(self.embedder.dim)
         self.name = self.embedder.name
 

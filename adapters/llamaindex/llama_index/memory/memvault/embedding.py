@@ -14,7 +14,7 @@ from llama_index.core.base.embeddings.base import DEFAULT_EMBED_BATCH_SIZE, Base
 from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.callbacks import CallbackManager
 
-from memvault import Embedder, MiniLMEmbedder, as_embedder
+from memvault import Embedder, resolve_embedder
 
 
 class MemvaultEmbedding(BaseEmbedding):
@@ -43,7 +43,7 @@ class MemvaultEmbedding(BaseEmbedding):
         embed_batch_size: int = DEFAULT_EMBED_BATCH_SIZE,
         callback_manager: CallbackManager | None = None,
     ) -> None:
-        adapted = as_embedder(MiniLMEmbedder() if embedder is None else embedder)
+        adapted = resolve_embedder(embedder)
         super().__init__(
             model_name=adapted.name,
             embed_batch_size=embed_batch_size,
