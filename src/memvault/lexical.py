@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from memvault.backends.base import Backend, Clauses, Record
 from memvault.filters import matches
 from memvault.namespace import Namespace
@@ -50,7 +52,8 @@ CREATE TABLE IF NOT EXISTS items (
     value TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    expires REAL
+    expires REAL,
+    vector BLOB
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
@@ -59,6 +62,9 @@ CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _REBUILD_CHUNK = 2000
+EXACT_SCOPE = 20_000
+"""Largest namespace (in live records) that :meth:`LexicalIndex.nearest` searches exactly, by
+reading its embeddings from SQLite; larger scopes go to the backend's approximate index."""
 BUSY_TIMEOUT = 60.0
 """Seconds a write waits for another process's write to the same index file."""
 
@@ -127,6 +133,10 @@ class LexicalIndex:
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(items)")}
+            if "vector" not in columns:  # written before embeddings were kept: rebuild
+                self._db.execute("ALTER TABLE items ADD COLUMN vector BLOB")
+                self._db.execute("DELETE FROM meta WHERE name = 'built'")
 
     # -- upkeep ---------------------------------------------------------------------------
 
@@ -151,9 +161,10 @@ class LexicalIndex:
             return 0
         found = [r for r in backend.get(pending) if r is not None]
         present = {r.id for r in found}
+        vectors = backend.embeddings([r.id for r in found])
         with self._lock, self._transaction():
             self._delete_rows([i for i in pending if i not in present])
-            self._write_rows(found, [indexed_text(r.value) for r in found])
+            self._write_rows(found, [indexed_text(r.value) for r in found], vectors)
             self._db.execute("DELETE FROM pending")
         return len(pending)
 
@@ -166,17 +177,18 @@ class LexicalIndex:
         for record in backend.scan((), now=None):
             chunk.append(record)
             if len(chunk) >= _REBUILD_CHUNK:
-                count += self._append(chunk)
+                count += self._append(chunk, backend)
                 chunk = []
-        count += self._append(chunk)
+        count += self._append(chunk, backend)
         with self._lock, self._transaction():
             self._db.execute("DELETE FROM pending")
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('built', '1')")
         return count
 
-    def _append(self, records: list[Record]) -> int:
+    def _append(self, records: list[Record], backend: Backend) -> int:
+        vectors = backend.embeddings([r.id for r in records])
         with self._lock, self._transaction():
-            self._write_rows(records, [indexed_text(r.value) for r in records])
+            self._write_rows(records, [indexed_text(r.value) for r in records], vectors)
         return len(records)
 
     def mark_pending(self, ids: Sequence[str]) -> None:
@@ -184,15 +196,22 @@ class LexicalIndex:
         with self._lock, self._transaction():
             self._db.executemany("INSERT OR IGNORE INTO pending VALUES (?)", [(i,) for i in ids])
 
-    def upsert(self, records: Sequence[Record], texts: Sequence[str]) -> None:
+    def upsert(
+        self,
+        records: Sequence[Record],
+        texts: Sequence[str],
+        embeddings: Sequence[Sequence[float] | None],
+    ) -> None:
         """Index records (replacing any with the same id) and clear their pending marks.
 
         Args:
             records: The records just written to the backend.
             texts: The indexed text of each record, as :func:`indexed_text` gives it.
+            embeddings: Their embeddings, shape ``(len(records), dim)``, kept (at unit length,
+                as float32) for :meth:`nearest`.
         """
         with self._lock, self._transaction():
-            self._write_rows(records, texts)
+            self._write_rows(records, texts, embeddings)
             self._db.executemany("DELETE FROM pending WHERE id = ?", [(r.id,) for r in records])
 
     def delete(self, ids: Sequence[str]) -> None:
@@ -201,12 +220,17 @@ class LexicalIndex:
             self._delete_rows(ids)
             self._db.executemany("DELETE FROM pending WHERE id = ?", [(i,) for i in ids])
 
-    def _write_rows(self, records: Sequence[Record], texts: Sequence[str]) -> None:
-        for record, text in zip(records, texts):
+    def _write_rows(
+        self,
+        records: Sequence[Record],
+        texts: Sequence[str],
+        embeddings: Sequence[Sequence[float] | None],
+    ) -> None:
+        for record, text, embedding in zip(records, texts, embeddings):
             self._delete_rows([record.id])
             cursor = self._db.execute(
-                "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
+                "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     _ns_key(record.namespace),
@@ -216,6 +240,7 @@ class LexicalIndex:
                     record.created_at,
                     record.updated_at,
                     record.expires_at,
+                    None if embedding is None else _unit_vector(embedding).tobytes(),
                 ),
             )
             self._db.execute(
@@ -299,6 +324,64 @@ class LexicalIndex:
             )
         return [record for record, _ in (hits[offset:] if clauses else hits)]
 
+    def nearest(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float],
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> list[tuple[Record, float]] | None:
+        """Exact nearest-neighbour search of a small namespace, from the embeddings kept here.
+
+        The cost follows the size of the namespace searched, not of the store: it reads the
+        live records under ``prefix`` (by the ``ns`` index) and ranks their unit vectors by a
+        dot product, which is the cosine similarity.
+
+        Args:
+            prefix: Namespace prefix; ``()`` covers all.
+            embedding: The query embedding, shape ``(dim,)``.
+            clauses: Filter clauses, applied before ranking.
+            now: Unix seconds; expired records are left out.
+            limit: Most records to return.
+
+        Returns:
+            ``(record, cosine similarity)`` pairs, most similar first, ties by id; or ``None``
+            when more than :data:`EXACT_SCOPE` live records lie under ``prefix`` or one lacks
+            its embedding, so the caller asks the approximate index instead.
+        """
+        condition, params = self._where(prefix, now)
+        with self._lock:
+            size = self._db.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM items i WHERE {condition} LIMIT ?)",
+                [*params, EXACT_SCOPE + 1],
+            ).fetchone()[0]
+            if size > EXACT_SCOPE:
+                return None
+            rows = self._db.execute(
+                "SELECT i.id, i.vector, i.namespace, i.key, i.value, i.created, i.updated, "
+                f"i.expires FROM items i WHERE {condition}",
+                params,
+            ).fetchall()
+        if any(row[1] is None for row in rows):
+            return None
+        records = [_record(row[2:]) for row in rows]
+        if clauses:
+            kept = [i for i, record in enumerate(records) if matches(record.value, clauses)]
+            rows, records = [rows[i] for i in kept], [records[i] for i in kept]
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
+        scores = matrix.reshape(len(rows), -1) @ _unit_vector(embedding)
+        if len(rows) > limit:  # the top `limit`, and everything tied with the last of them
+            bound = np.partition(scores, len(rows) - limit)[len(rows) - limit]
+            candidates = np.flatnonzero(scores >= bound)
+        else:
+            candidates = np.arange(len(rows))
+        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][0]))[:limit]
+        return [(records[i], float(scores[i])) for i in order]
+
     def search(
         self,
         query: str,
@@ -375,6 +458,12 @@ class _Transaction:
 
     def __exit__(self, kind: type | None, *rest: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _unit_vector(embedding: Sequence[float]) -> np.ndarray:
+    """An embedding as float32 of unit length (so a dot product is the cosine similarity)."""
+    vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
+    return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
 
 def _record(row: Sequence[Any]) -> Record:

@@ -323,7 +323,7 @@ class MemoryStore:
         else:
             self.backend.upsert(records, embeddings)
         if self.lexical:
-            self.lexical.upsert(records, texts)
+            self.lexical.upsert(records, texts, embeddings)
 
     def _remove(self, ids: list[str]) -> None:
         """Delete ids from the backend, then from the lexical index (marked first)."""
@@ -442,12 +442,21 @@ class MemoryStore:
     ) -> list[tuple[Record, float | None]]:
         """The ``limit`` live records nearest to the query's embedding, with their scores.
 
-        A backend with a ``nearest`` method (ids and scores only, such as
+        A namespace of up to :data:`~memvault.lexical.EXACT_SCOPE` live records is searched
+        exactly from the embeddings the lexical index keeps, at a cost that follows its size,
+        not the store's (:meth:`LexicalIndex.nearest <memvault.lexical.LexicalIndex.nearest>`).
+        Larger ones go to the backend's index: a backend with a ``nearest`` method (ids and scores only, such as
         :meth:`ChromaBackend.nearest <memvault.backends.chroma.ChromaBackend.nearest>`) is
         asked for ids, and the records come from the lexical index, which holds them too; if
         one has expired, the backend's full ``query`` answers instead.
         """
         embedding = self.embedder.embed_query(query)
+        if self.lexical is not None:
+            exact = self.lexical.nearest(
+                prefix, embedding=embedding, clauses=clauses, now=now, limit=limit
+            )
+            if exact is not None:
+                return list(exact)
         nearest = getattr(self.backend, "nearest", None)
         if nearest is not None and self.lexical is not None:
             found = nearest(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
