@@ -445,9 +445,9 @@ class MemoryStore:
         A namespace of up to :data:`~memvault.lexical.EXACT_SCOPE` live records is searched
         exactly from the embeddings the lexical index keeps, at a cost that follows its size,
         not the store's (:meth:`LexicalIndex.nearest <memvault.lexical.LexicalIndex.nearest>`).
-        Larger ones go to the backend's index: a backend with a ``nearest`` method (ids and scores only, such as
-        :meth:`ChromaBackend.nearest <memvault.backends.chroma.ChromaBackend.nearest>`) is
-        asked for ids, and the records come from the lexical index, which holds them too; if
+        Larger ones go to the backend's index: a backend with a ``nearest`` method (ids and
+        scores only, such as :meth:`ChromaBackend.nearest
+        <memvault.backends.chroma.ChromaBackend.nearest>`) is asked for ids, and the records come from the lexical index, which holds them too; if
         one has expired, the backend's full ``query`` answers instead.
         """
         embedding = self.embedder.embed_query(query)
