@@ -447,8 +447,9 @@ class MemoryStore:
         not the store's (:meth:`LexicalIndex.nearest <memvault.lexical.LexicalIndex.nearest>`).
         Larger ones go to the backend's index: a backend with a ``nearest`` method (ids and
         scores only, such as :meth:`ChromaBackend.nearest
-        <memvault.backends.chroma.ChromaBackend.nearest>`) is asked for ids, and the records come from the lexical index, which holds them too; if
-        one has expired, the backend's full ``query`` answers instead.
+        <memvault.backends.chroma.ChromaBackend.nearest>`) is asked for ids, and the records
+        come from the lexical index, which holds them too; if one has expired, the backend's
+        full ``query`` answers instead.
         """
         embedding = self.embedder.embed_query(query)
         if self.lexical is not None:
