@@ -59,6 +59,13 @@ CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(scope, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS namespaces (
+    ns TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    lasting INTEGER NOT NULL,
+    expires_max REAL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _REBUILD_CHUNK = 2000
@@ -134,6 +141,15 @@ class LexicalIndex:
                 self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(items)")}
+            if self._db.execute("SELECT 1 FROM meta WHERE name = 'namespaces'").fetchone() is None:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM namespaces")
+                self._db.execute(
+                    "INSERT INTO namespaces SELECT ns, namespace, count(*), sum(expires IS NULL), "
+                    "max(expires) FROM items GROUP BY ns"
+                )
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('namespaces', '1')")
+                self._db.execute("COMMIT")
             if "vector" not in columns:  # written before embeddings were kept: rebuild
                 self._db.execute("ALTER TABLE items ADD COLUMN vector BLOB")
                 self._db.execute("DELETE FROM meta WHERE name = 'built'")
@@ -163,7 +179,7 @@ class LexicalIndex:
         present = {r.id for r in found}
         vectors = backend.embeddings([r.id for r in found])
         with self._lock, self._transaction():
-            self._delete_rows([i for i in pending if i not in present])
+            self._recount(self._delete_rows([i for i in pending if i not in present]))
             self._write_rows(found, [indexed_text(r.value) for r in found], vectors)
             self._db.execute("DELETE FROM pending")
         return len(pending)
@@ -172,6 +188,7 @@ class LexicalIndex:
         with self._lock, self._transaction():
             self._db.execute("DELETE FROM items")
             self._db.execute("DELETE FROM docs")
+            self._db.execute("DELETE FROM namespaces")
         count = 0
         chunk: list[Record] = []
         for record in backend.scan((), now=None):
@@ -217,7 +234,7 @@ class LexicalIndex:
     def delete(self, ids: Sequence[str]) -> None:
         """Remove records by id (absent ids are ignored) and clear their pending marks."""
         with self._lock, self._transaction():
-            self._delete_rows(ids)
+            self._recount(self._delete_rows(ids))
             self._db.executemany("DELETE FROM pending WHERE id = ?", [(i,) for i in ids])
 
     def _write_rows(
@@ -226,8 +243,10 @@ class LexicalIndex:
         texts: Sequence[str],
         embeddings: Sequence[Sequence[float] | None],
     ) -> None:
+        touched = set()
         for record, text, embedding in zip(records, texts, embeddings):
-            self._delete_rows([record.id])
+            touched |= self._delete_rows([record.id])
+            touched.add(_ns_key(record.namespace))
             cursor = self._db.execute(
                 "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
                 "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -247,13 +266,34 @@ class LexicalIndex:
                 "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
                 (cursor.lastrowid, _scope(record.namespace), text),
             )
+        self._recount(touched)
 
-    def _delete_rows(self, ids: Iterable[str]) -> None:
+    def _delete_rows(self, ids: Iterable[str]) -> set[str]:
+        """Delete rows by id; returns the ``ns`` keys of the namespaces they were in."""
+        touched = set()
         for record_id in ids:
-            row = self._db.execute("SELECT rowid FROM items WHERE id = ?", (record_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT rowid, ns FROM items WHERE id = ?", (record_id,)
+            ).fetchone()
             if row is not None:
-                self._db.execute("DELETE FROM docs WHERE rowid = ?", row)
-                self._db.execute("DELETE FROM items WHERE rowid = ?", row)
+                self._db.execute("DELETE FROM docs WHERE rowid = ?", row[:1])
+                self._db.execute("DELETE FROM items WHERE rowid = ?", row[:1])
+                touched.add(row[1])
+        return touched
+
+    def _recount(self, ns_keys: Iterable[str]) -> None:
+        """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
+
+        Each row counts a namespace's records, those that never expire (``lasting``) and the
+        latest expiry of the others, so :meth:`namespaces` answers from one small table.
+        """
+        for ns in ns_keys:
+            self._db.execute("DELETE FROM namespaces WHERE ns = ?", (ns,))
+            self._db.execute(
+                "INSERT INTO namespaces SELECT ns, namespace, count(*), "
+                "sum(expires IS NULL), max(expires) FROM items WHERE ns = ? GROUP BY ns",
+                (ns,),
+            )
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -288,11 +328,14 @@ class LexicalIndex:
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
-        condition, params = self._where(prefix, now)
+        sql = "SELECT namespace FROM namespaces WHERE (lasting > 0 OR expires_max > ?)"
+        params: list[Any] = [now]
+        if prefix:
+            key = _ns_key(prefix)
+            sql += " AND ns >= ? AND ns < ?"
+            params += [key, key + "\U0010ffff"]
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT i.namespace FROM items i WHERE {condition}", params
-            ).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         return [tuple(json.loads(row[0])) for row in rows]
 
     def count(self, prefix: Namespace, *, now: float) -> int:
@@ -359,28 +402,37 @@ class LexicalIndex:
             ).fetchone()[0]
             if size > EXACT_SCOPE:
                 return None
+            # Vectors (and values only when a filter must read them) first; whole records
+            # only for the winners.
             rows = self._db.execute(
-                "SELECT i.id, i.vector, i.namespace, i.key, i.value, i.created, i.updated, "
-                f"i.expires FROM items i WHERE {condition}",
+                f"SELECT i.rowid, i.id, i.vector{', i.value' if clauses else ''} FROM items i "
+                f"WHERE {condition}",
                 params,
             ).fetchall()
-        if any(row[1] is None for row in rows):
+        if any(row[2] is None for row in rows):
             return None
-        records = [_record(row[2:]) for row in rows]
         if clauses:
-            kept = [i for i, record in enumerate(records) if matches(record.value, clauses)]
-            rows, records = [rows[i] for i in kept], [records[i] for i in kept]
+            rows = [row for row in rows if matches(json.loads(row[3]), clauses)]
         if not rows:
             return []
-        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
         scores = matrix.reshape(len(rows), -1) @ _unit_vector(embedding)
         if len(rows) > limit:  # the top `limit`, and everything tied with the last of them
             bound = np.partition(scores, len(rows) - limit)[len(rows) - limit]
             candidates = np.flatnonzero(scores >= bound)
         else:
             candidates = np.arange(len(rows))
-        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][0]))[:limit]
-        return [(records[i], float(scores[i])) for i in order]
+        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][1]))[:limit]
+        with self._lock:
+            records = {
+                row[0]: _record(row[1:])
+                for row in self._db.execute(
+                    "SELECT rowid, namespace, key, value, created, updated, expires FROM items "
+                    f"WHERE rowid IN ({','.join('?' * len(order))})",
+                    [rows[i][0] for i in order],
+                )
+            }
+        return [(records[rows[i][0]], float(scores[i])) for i in order]
 
     def search(
         self,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -208,7 +207,6 @@ class MemoryStore:
                 f"search_mode={search_mode!r} needs the lexical index, which a shared backend "
                 "(a Chroma server) does not keep; use 'dense'"
             )
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-lexical")
 
     def _check_embedder(self) -> None:
         wanted = {"embedder": self.embedder.name, "dim": int(self.embedder.dim)}
@@ -430,11 +428,9 @@ class MemoryStore:
         pool = FUSION_POOL
         while pool < limit + offset:
             pool *= 4
-        lexical = self._pool.submit(
-            self.lexical.search, query, prefix, clauses=clauses, now=now, limit=pool
-        )
+        lexical = self.lexical.search(query, prefix, clauses=clauses, now=now, limit=pool)
         dense = self._dense(query, prefix, clauses, now, pool)
-        fused = fuse([dense, lexical.result()], [1.0, LEXICAL_WEIGHT])
+        fused = fuse([dense, lexical], [1.0, LEXICAL_WEIGHT])
         return [_item(record, score, "rrf") for record, score in fused[offset : offset + limit]]
 
     def _dense(
@@ -629,7 +625,6 @@ class MemoryStore:
 
     def close(self) -> None:
         """Release the backend's and the lexical index's files and clients."""
-        self._pool.shutdown(wait=True)
         if self.lexical:
             self.lexical.close()
         self.backend.close()
