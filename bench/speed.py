@@ -1,7 +1,10 @@
 """Write throughput and read latency of memvault against raw Chroma and LangGraph's store.
 
-For each size N (memories spread evenly over 100 namespaces, each size in a fresh process so
-peak RSS is its own):
+For each size N (each in a fresh process so peak RSS is its own), in one of two shapes: few
+large namespaces (N memories spread evenly over 100 namespaces, the default) or many small ones
+(``--per-namespace 100``: N / 100 namespaces of 100 memories, as one per user). Namespaces are
+``("bench", group, name)`` with 100 namespaces a group, so a search of ``("bench", group)`` is
+a two-level prefix search across 100 namespaces:
 
 - fill: every system is filled with the same N texts and the same precomputed vectors (real
   all-MiniLM-L6-v2 embeddings of a pool of texts, plus small noise), so filling costs no
@@ -10,8 +13,9 @@ peak RSS is its own):
   ``put`` (one item) against the baseline "embed with the same MiniLM, then raw Chroma ``add``";
   LangGraph ``InMemoryStore`` (whose index embeds on put) alongside;
 - search latency (p50/p95 ms) for a natural-language query in one namespace, query embedding
-  included: memvault ``search`` (default hybrid mode, and dense) against "embed the query, then
-  raw Chroma ``query`` with a ``where`` on the namespace", and LangGraph ``search``;
+  included: memvault ``search`` (default hybrid mode, dense and lexical) against "embed the
+  query, then raw Chroma ``query`` with a ``where`` on the namespace", and LangGraph
+  ``search``; and the same for a two-level prefix (memvault) against a ``where`` on the group;
 - get latency by key, and list latency: the 10 newest items of a namespace (``search`` without
   a query) and ``list_namespaces``;
 - ratios memvault / baseline from the same run.
@@ -22,6 +26,7 @@ LangGraph out: the 1M run that shows how search and list cost grow with N.
 Usage:
     uv run python bench/speed.py --sizes 1000,10000,100000
     uv run python bench/speed.py --sizes 1000000 --precomputed
+    uv run python bench/speed.py --sizes 10000,100000 --precomputed --per-namespace 100
 """
 
 from __future__ import annotations
@@ -204,8 +209,25 @@ def timed(function, *args, **kwargs) -> float:
     return time.perf_counter() - start
 
 
-def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, seed: int) -> dict:
-    """Fill each system with ``size`` items and measure it (see the module docstring)."""
+def namespace_for(n: int) -> tuple[str, str, str]:
+    """Namespace number ``n`` as ``("bench", group, name)``; 100 namespaces make a group."""
+    return ("bench", f"g{n // 100:04d}", f"ns{n:06d}")
+
+
+def run_size(
+    size: int,
+    *,
+    precomputed: bool,
+    queries: int,
+    put_sample: int,
+    seed: int,
+    per_namespace: int | None = None,
+) -> dict:
+    """Fill each system with ``size`` items and measure it (see the module docstring).
+
+    ``per_namespace``: memories per namespace (the many-small-namespaces shape), else the
+    ``size`` memories spread over :data:`NAMESPACES` namespaces.
+    """
     import chromadb
     from chromadb.config import Settings
 
@@ -217,12 +239,13 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
     corpus = texts(size, seed)
     vectors = pool_vectors(real, corpus, min(size, 2000), seed)
     table = dict(zip(corpus, vectors))
-    namespace_of = [f"ns{i % NAMESPACES:03d}" for i in range(size)]
-    by_namespace: dict[str, list[int]] = {}
+    spaces = max(1, size // per_namespace) if per_namespace else NAMESPACES
+    namespace_of = [namespace_for(i % spaces) for i in range(size)]
+    by_namespace: dict[tuple[str, str, str], list[int]] = {}
     for i, name in enumerate(namespace_of):
         by_namespace.setdefault(name, []).append(i)
     systems = ["memvault", "chroma"] + ([] if precomputed else ["langgraph"])
-    out: dict = {"size": size, "namespaces": NAMESPACES, "precomputed": precomputed, "fill": {}}
+    out: dict = {"size": size, "namespaces": spaces, "precomputed": precomputed, "fill": {}}
     rss = {"start": rss_mb()}
     tmp = tempfile.TemporaryDirectory()
     lookup = LookupEmbedder(table, real)
@@ -231,7 +254,7 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
     store = MemoryStore(Path(tmp.name) / "memvault", embedder=lookup)
     start = time.perf_counter()
     for name, rows in by_namespace.items():
-        store.put_many(("bench", name), [(f"k{i}", {"text": corpus[i], "n": i}) for i in rows])
+        store.put_many(name, [(f"k{i}", {"text": corpus[i], "n": i}) for i in rows])
     out["fill"]["memvault"] = round(size / (time.perf_counter() - start), 1)
     rss["memvault"] = rss_mb()
 
@@ -246,9 +269,9 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
         for chunk in range(0, len(rows), 5000):
             part = rows[chunk : chunk + 5000]
             collection.add(
-                ids=[f"{name}/k{i}" for i in part],
+                ids=[f"{name[2]}/k{i}" for i in part],
                 embeddings=vectors[part],
-                metadatas=[{"ns": name, "n": i} for i in part],
+                metadatas=[{"g": name[1], "ns": name[2], "n": i} for i in part],
             )
     out["fill"]["chroma"] = round(size / (time.perf_counter() - start), 1)
     rss["chroma"] = rss_mb()
@@ -263,9 +286,7 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
         )
         start = time.perf_counter()
         for name, rows in by_namespace.items():
-            graph.batch(
-                [PutOp(("bench", name), f"k{i}", {"text": corpus[i], "n": i}) for i in rows]
-            )
+            graph.batch([PutOp(name, f"k{i}", {"text": corpus[i], "n": i}) for i in rows])
         out["fill"]["langgraph"] = round(size / (time.perf_counter() - start), 1)
         rss["langgraph"] = rss_mb()
 
@@ -278,16 +299,16 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
 
     def memvault_batched(at: int) -> None:
         store.put_many(
-            ("bench", "ns000"),
+            namespace_for(0),
             [(f"p{at + j}", {"text": t, "n": j}) for j, t in enumerate(mv_batch[at : at + batch])],
         )
 
     def baseline_batched(at: int) -> None:
         part = base_batch[at : at + batch]
         collection.add(
-            ids=[f"ns000/p{at + j}" for j in range(len(part))],
+            ids=[f"ns000000/p{at + j}" for j in range(len(part))],
             embeddings=real.embed_array(part),
-            metadatas=[{"ns": "ns000", "n": j} for j in range(len(part))],
+            metadatas=[{"g": "g0000", "ns": "ns000000", "n": j} for j in range(len(part))],
         )
 
     spent = {"memvault": 0.0, "baseline": 0.0}
@@ -297,13 +318,14 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
     puts["memvault_batched"] = round(put_sample / spent["memvault"], 1)
     puts["embed+chroma_batched"] = round(put_sample / spent["baseline"], 1)
     single_mv = [
-        timed(store.put, ("bench", "ns001"), f"s{j}", {"text": t})
-        for j, t in enumerate(singles[:50])
+        timed(store.put, namespace_for(1), f"s{j}", {"text": t}) for j, t in enumerate(singles[:50])
     ]
     single_base = [
         timed(
             lambda j=j, t=t: collection.add(
-                ids=[f"ns001/s{j}"], embeddings=real.embed_array([t]), metadatas=[{"ns": "ns001"}]
+                ids=[f"ns000001/s{j}"],
+                embeddings=real.embed_array([t]),
+                metadatas=[{"g": "g0000", "ns": "ns000001"}],
             )
         )
         for j, t in enumerate(singles[50:100])
@@ -320,14 +342,14 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
             for at in range(0, put_sample, batch):
                 graph_store.batch(
                     [
-                        PutOp(("bench", "ns002"), f"p{at + j}", {"text": t})
+                        PutOp(namespace_for(2), f"p{at + j}", {"text": t})
                         for j, t in enumerate(lg_batch[at : at + batch])
                     ]
                 )
 
         puts["langgraph_batched"] = round(put_sample / timed(langgraph_batched), 1)
         lg_single = [
-            timed(graph_store.put, ("bench", "ns003"), f"s{j}", {"text": t})
+            timed(graph_store.put, namespace_for(3), f"s{j}", {"text": t})
             for j, t in enumerate(texts(50, seed + 3))
         ]
         puts["langgraph_single"] = round(len(lg_single) / sum(lg_single), 1)
@@ -336,7 +358,7 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
     # -- reads -----------------------------------------------------------------------------
     asks = questions(queries, seed + 4)
     rng = random.Random(seed + 5)
-    targets = [f"ns{rng.randrange(NAMESPACES):03d}" for _ in asks]
+    targets = [namespace_for(rng.randrange(spaces)) for _ in asks]
     if precomputed:
         lookup.array(asks)  # query vectors computed up front: no embedding cost below
         embed_query = lookup.array
@@ -347,43 +369,44 @@ def run_size(size: int, *, precomputed: bool, queries: int, put_sample: int, see
     def measure(name: str, function, *args, **kwargs) -> None:
         timings.setdefault(name, []).append(timed(function, *args, **kwargs))
 
-    def embed_then_query(ask: str, target: str) -> None:
-        collection.query(query_embeddings=embed_query([ask]), n_results=10, where={"ns": target})
+    def embed_then_query(ask: str, target: tuple[str, str, str], level: str = "ns") -> None:
+        where = {level: target[2] if level == "ns" else target[1]}
+        collection.query(query_embeddings=embed_query([ask]), n_results=10, where=where)
 
     for ask, target in zip(asks, targets):
-        order = list(range(4))
+        order = list(range(7))
         rng.shuffle(order)  # interleave systems so a noisy neighbour hurts all alike
         for step in order:
             if not precomputed:
                 lookup.table.pop(ask, None)  # each system embeds the query for real
             if step == 0:
-                measure("search memvault", store.search, ("bench", target), query=ask, limit=10)
-            elif step == 1:
+                measure("search memvault", store.search, target, query=ask, limit=10)
+            elif step in (1, 2):
+                mode = "dense" if step == 1 else "lexical"
                 measure(
-                    "search memvault dense",
-                    store.search,
-                    ("bench", target),
-                    query=ask,
-                    limit=10,
-                    mode="dense",
+                    f"search memvault {mode}", store.search, target, query=ask, limit=10, mode=mode
                 )
-            elif step == 2:
+            elif step == 3:
                 measure("search embed+chroma", embed_then_query, ask, target)
+            elif step == 4:
+                measure("search 2-level prefix memvault", store.search, target[:2], query=ask)
+            elif step == 5:
+                measure("search 2-level prefix embed+chroma", embed_then_query, ask, target, "g")
             elif graph is not None:
-                measure("search langgraph", graph.search, ("bench", target), query=ask, limit=10)
+                measure("search langgraph", graph.search, target, query=ask, limit=10)
     for _ in range(queries):
         i = rng.randrange(size)
         name = namespace_of[i]
-        measure("get memvault", store.get, ("bench", name), f"k{i}")
-        measure("get chroma", collection.get, ids=[f"{name}/k{i}"])
+        measure("get memvault", store.get, name, f"k{i}")
+        measure("get chroma", collection.get, ids=[f"{name[2]}/k{i}"])
         if graph is not None:
-            measure("get langgraph", graph.get, ("bench", name), f"k{i}")
-        measure("list memvault", store.search, ("bench", name), limit=10)
-        measure("list chroma", collection.get, where={"ns": name}, limit=10)
+            measure("get langgraph", graph.get, name, f"k{i}")
+        measure("list memvault", store.search, name, limit=10)
+        measure("list chroma", collection.get, where={"ns": name[2]}, limit=10)
         if graph is not None:
-            measure("list langgraph", graph.search, ("bench", name), limit=10)
+            measure("list langgraph", graph.search, name, limit=10)
     for _ in range(10):
-        measure("list_namespaces memvault", store.list_namespaces, limit=1000)
+        measure("list_namespaces memvault", store.list_namespaces, limit=100_000)
         if graph is not None:
             measure("list_namespaces langgraph", graph.list_namespaces, limit=1000)
     out["latency_ms"] = {name: percentiles(values) for name, values in timings.items()}
@@ -414,7 +437,10 @@ def report(results: list[dict]) -> str:
     lines = []
     for got in results:
         kind = "precomputed vectors" if got["precomputed"] else "real query embedding"
-        lines.append(f"\n### N = {got['size']:,} ({kind}), peak RSS {got['peak_rss_mb']} MB\n")
+        lines.append(
+            f"\n### N = {got['size']:,} in {got['namespaces']:,} namespaces ({kind}), "
+            f"peak RSS {got['peak_rss_mb']} MB\n"
+        )
         lines.append("| measure | p50 ms | p95 ms |")
         lines.append("|---|---|---|")
         for name, value in got["latency_ms"].items():
@@ -439,6 +465,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--put-sample", type=int, default=1000, help="items per put measure")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--per-namespace",
+        type=int,
+        default=None,
+        help="memories per namespace (many small namespaces); default N over 100 namespaces",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--in-process", action="store_true", help="no subprocess per size")
     args = parser.parse_args(argv)
@@ -451,6 +483,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
             queries=args.queries,
             put_sample=args.put_sample,
             seed=args.seed,
+            per_namespace=args.per_namespace,
         )
         if args.in_process:
             got = run_size(size, **options)

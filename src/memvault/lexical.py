@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from memvault.backends.base import Backend, Clauses, Record
 from memvault.filters import matches
 from memvault.namespace import Namespace
@@ -50,15 +52,26 @@ CREATE TABLE IF NOT EXISTS items (
     value TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    expires REAL
+    expires REAL,
+    vector BLOB
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(scope, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS namespaces (
+    ns TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    lasting INTEGER NOT NULL,
+    expires_max REAL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _REBUILD_CHUNK = 2000
+EXACT_SCOPE = 20_000
+"""Largest namespace (in live records) that :meth:`LexicalIndex.nearest` searches exactly, by
+reading its embeddings from SQLite; larger scopes go to the backend's approximate index."""
 BUSY_TIMEOUT = 60.0
 """Seconds a write waits for another process's write to the same index file."""
 
@@ -127,6 +140,19 @@ class LexicalIndex:
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._db.execute("PRAGMA synchronous = NORMAL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(items)")}
+            if self._db.execute("SELECT 1 FROM meta WHERE name = 'namespaces'").fetchone() is None:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM namespaces")
+                self._db.execute(
+                    "INSERT INTO namespaces SELECT ns, namespace, count(*), sum(expires IS NULL), "
+                    "max(expires) FROM items GROUP BY ns"
+                )
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('namespaces', '1')")
+                self._db.execute("COMMIT")
+            if "vector" not in columns:  # written before embeddings were kept: rebuild
+                self._db.execute("ALTER TABLE items ADD COLUMN vector BLOB")
+                self._db.execute("DELETE FROM meta WHERE name = 'built'")
 
     # -- upkeep ---------------------------------------------------------------------------
 
@@ -151,9 +177,10 @@ class LexicalIndex:
             return 0
         found = [r for r in backend.get(pending) if r is not None]
         present = {r.id for r in found}
+        vectors = backend.embeddings([r.id for r in found])
         with self._lock, self._transaction():
-            self._delete_rows([i for i in pending if i not in present])
-            self._write_rows(found, [indexed_text(r.value) for r in found])
+            self._recount(self._delete_rows([i for i in pending if i not in present]))
+            self._write_rows(found, [indexed_text(r.value) for r in found], vectors)
             self._db.execute("DELETE FROM pending")
         return len(pending)
 
@@ -161,22 +188,24 @@ class LexicalIndex:
         with self._lock, self._transaction():
             self._db.execute("DELETE FROM items")
             self._db.execute("DELETE FROM docs")
+            self._db.execute("DELETE FROM namespaces")
         count = 0
         chunk: list[Record] = []
         for record in backend.scan((), now=None):
             chunk.append(record)
             if len(chunk) >= _REBUILD_CHUNK:
-                count += self._append(chunk)
+                count += self._append(chunk, backend)
                 chunk = []
-        count += self._append(chunk)
+        count += self._append(chunk, backend)
         with self._lock, self._transaction():
             self._db.execute("DELETE FROM pending")
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('built', '1')")
         return count
 
-    def _append(self, records: list[Record]) -> int:
+    def _append(self, records: list[Record], backend: Backend) -> int:
+        vectors = backend.embeddings([r.id for r in records])
         with self._lock, self._transaction():
-            self._write_rows(records, [indexed_text(r.value) for r in records])
+            self._write_rows(records, [indexed_text(r.value) for r in records], vectors)
         return len(records)
 
     def mark_pending(self, ids: Sequence[str]) -> None:
@@ -184,29 +213,43 @@ class LexicalIndex:
         with self._lock, self._transaction():
             self._db.executemany("INSERT OR IGNORE INTO pending VALUES (?)", [(i,) for i in ids])
 
-    def upsert(self, records: Sequence[Record], texts: Sequence[str]) -> None:
+    def upsert(
+        self,
+        records: Sequence[Record],
+        texts: Sequence[str],
+        embeddings: Sequence[Sequence[float] | None],
+    ) -> None:
         """Index records (replacing any with the same id) and clear their pending marks.
 
         Args:
             records: The records just written to the backend.
             texts: The indexed text of each record, as :func:`indexed_text` gives it.
+            embeddings: Their embeddings, shape ``(len(records), dim)``, kept (at unit length,
+                as float32) for :meth:`nearest`.
         """
         with self._lock, self._transaction():
-            self._write_rows(records, texts)
+            self._write_rows(records, texts, embeddings)
             self._db.executemany("DELETE FROM pending WHERE id = ?", [(r.id,) for r in records])
 
     def delete(self, ids: Sequence[str]) -> None:
         """Remove records by id (absent ids are ignored) and clear their pending marks."""
         with self._lock, self._transaction():
-            self._delete_rows(ids)
+            self._recount(self._delete_rows(ids))
             self._db.executemany("DELETE FROM pending WHERE id = ?", [(i,) for i in ids])
 
-    def _write_rows(self, records: Sequence[Record], texts: Sequence[str]) -> None:
-        for record, text in zip(records, texts):
-            self._delete_rows([record.id])
+    def _write_rows(
+        self,
+        records: Sequence[Record],
+        texts: Sequence[str],
+        embeddings: Sequence[Sequence[float] | None],
+    ) -> None:
+        touched = set()
+        for record, text, embedding in zip(records, texts, embeddings):
+            touched |= self._delete_rows([record.id])
+            touched.add(_ns_key(record.namespace))
             cursor = self._db.execute(
-                "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
+                "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.id,
                     _ns_key(record.namespace),
@@ -216,19 +259,41 @@ class LexicalIndex:
                     record.created_at,
                     record.updated_at,
                     record.expires_at,
+                    None if embedding is None else _unit_vector(embedding).tobytes(),
                 ),
             )
             self._db.execute(
                 "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
                 (cursor.lastrowid, _scope(record.namespace), text),
             )
+        self._recount(touched)
 
-    def _delete_rows(self, ids: Iterable[str]) -> None:
+    def _delete_rows(self, ids: Iterable[str]) -> set[str]:
+        """Delete rows by id; returns the ``ns`` keys of the namespaces they were in."""
+        touched = set()
         for record_id in ids:
-            row = self._db.execute("SELECT rowid FROM items WHERE id = ?", (record_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT rowid, ns FROM items WHERE id = ?", (record_id,)
+            ).fetchone()
             if row is not None:
-                self._db.execute("DELETE FROM docs WHERE rowid = ?", row)
-                self._db.execute("DELETE FROM items WHERE rowid = ?", row)
+                self._db.execute("DELETE FROM docs WHERE rowid = ?", row[:1])
+                self._db.execute("DELETE FROM items WHERE rowid = ?", row[:1])
+                touched.add(row[1])
+        return touched
+
+    def _recount(self, ns_keys: Iterable[str]) -> None:
+        """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
+
+        Each row counts a namespace's records, those that never expire (``lasting``) and the
+        latest expiry of the others, so :meth:`namespaces` answers from one small table.
+        """
+        for ns in ns_keys:
+            self._db.execute("DELETE FROM namespaces WHERE ns = ?", (ns,))
+            self._db.execute(
+                "INSERT INTO namespaces SELECT ns, namespace, count(*), "
+                "sum(expires IS NULL), max(expires) FROM items WHERE ns = ? GROUP BY ns",
+                (ns,),
+            )
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -263,11 +328,14 @@ class LexicalIndex:
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
-        condition, params = self._where(prefix, now)
+        sql = "SELECT namespace FROM namespaces WHERE (lasting > 0 OR expires_max > ?)"
+        params: list[Any] = [now]
+        if prefix:
+            key = _ns_key(prefix)
+            sql += " AND ns >= ? AND ns < ?"
+            params += [key, key + "\U0010ffff"]
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT i.namespace FROM items i WHERE {condition}", params
-            ).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         return [tuple(json.loads(row[0])) for row in rows]
 
     def count(self, prefix: Namespace, *, now: float) -> int:
@@ -298,6 +366,73 @@ class LexicalIndex:
                 self._db.execute(sql, params), clauses, limit + (offset if clauses else 0)
             )
         return [record for record, _ in (hits[offset:] if clauses else hits)]
+
+    def nearest(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float],
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> list[tuple[Record, float]] | None:
+        """Exact nearest-neighbour search of a small namespace, from the embeddings kept here.
+
+        The cost follows the size of the namespace searched, not of the store: it reads the
+        live records under ``prefix`` (by the ``ns`` index) and ranks their unit vectors by a
+        dot product, which is the cosine similarity.
+
+        Args:
+            prefix: Namespace prefix; ``()`` covers all.
+            embedding: The query embedding, shape ``(dim,)``.
+            clauses: Filter clauses, applied before ranking.
+            now: Unix seconds; expired records are left out.
+            limit: Most records to return.
+
+        Returns:
+            ``(record, cosine similarity)`` pairs, most similar first, ties by id; or ``None``
+            when more than :data:`EXACT_SCOPE` live records lie under ``prefix`` or one lacks
+            its embedding, so the caller asks the approximate index instead.
+        """
+        condition, params = self._where(prefix, now)
+        with self._lock:
+            size = self._db.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM items i WHERE {condition} LIMIT ?)",
+                [*params, EXACT_SCOPE + 1],
+            ).fetchone()[0]
+            if size > EXACT_SCOPE:
+                return None
+            # Vectors (and values only when a filter must read them) first; whole records
+            # only for the winners.
+            rows = self._db.execute(
+                f"SELECT i.rowid, i.id, i.vector{', i.value' if clauses else ''} FROM items i "
+                f"WHERE {condition}",
+                params,
+            ).fetchall()
+        if any(row[2] is None for row in rows):
+            return None
+        if clauses:
+            rows = [row for row in rows if matches(json.loads(row[3]), clauses)]
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
+        scores = matrix.reshape(len(rows), -1) @ _unit_vector(embedding)
+        if len(rows) > limit:  # the top `limit`, and everything tied with the last of them
+            bound = np.partition(scores, len(rows) - limit)[len(rows) - limit]
+            candidates = np.flatnonzero(scores >= bound)
+        else:
+            candidates = np.arange(len(rows))
+        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][1]))[:limit]
+        with self._lock:
+            records = {
+                row[0]: _record(row[1:])
+                for row in self._db.execute(
+                    "SELECT rowid, namespace, key, value, created, updated, expires FROM items "
+                    f"WHERE rowid IN ({','.join('?' * len(order))})",
+                    [rows[i][0] for i in order],
+                )
+            }
+        return [(records[rows[i][0]], float(scores[i])) for i in order]
 
     def search(
         self,
@@ -375,6 +510,12 @@ class _Transaction:
 
     def __exit__(self, kind: type | None, *rest: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _unit_vector(embedding: Sequence[float]) -> np.ndarray:
+    """An embedding as float32 of unit length (so a dot product is the cosine similarity)."""
+    vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
+    return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
 
 def _record(row: Sequence[Any]) -> Record:

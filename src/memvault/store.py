@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -208,7 +207,6 @@ class MemoryStore:
                 f"search_mode={search_mode!r} needs the lexical index, which a shared backend "
                 "(a Chroma server) does not keep; use 'dense'"
             )
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-lexical")
 
     def _check_embedder(self) -> None:
         wanted = {"embedder": self.embedder.name, "dim": int(self.embedder.dim)}
@@ -323,7 +321,7 @@ class MemoryStore:
         else:
             self.backend.upsert(records, embeddings)
         if self.lexical:
-            self.lexical.upsert(records, texts)
+            self.lexical.upsert(records, texts, embeddings)
 
     def _remove(self, ids: list[str]) -> None:
         """Delete ids from the backend, then from the lexical index (marked first)."""
@@ -430,11 +428,9 @@ class MemoryStore:
         pool = FUSION_POOL
         while pool < limit + offset:
             pool *= 4
-        lexical = self._pool.submit(
-            self.lexical.search, query, prefix, clauses=clauses, now=now, limit=pool
-        )
+        lexical = self.lexical.search(query, prefix, clauses=clauses, now=now, limit=pool)
         dense = self._dense(query, prefix, clauses, now, pool)
-        fused = fuse([dense, lexical.result()], [1.0, LEXICAL_WEIGHT])
+        fused = fuse([dense, lexical], [1.0, LEXICAL_WEIGHT])
         return [_item(record, score, "rrf") for record, score in fused[offset : offset + limit]]
 
     def _dense(
@@ -442,12 +438,22 @@ class MemoryStore:
     ) -> list[tuple[Record, float | None]]:
         """The ``limit`` live records nearest to the query's embedding, with their scores.
 
-        A backend with a ``nearest`` method (ids and scores only, such as
-        :meth:`ChromaBackend.nearest <memvault.backends.chroma.ChromaBackend.nearest>`) is
-        asked for ids, and the records come from the lexical index, which holds them too; if
-        one has expired, the backend's full ``query`` answers instead.
+        A namespace of up to :data:`~memvault.lexical.EXACT_SCOPE` live records is searched
+        exactly from the embeddings the lexical index keeps, at a cost that follows its size,
+        not the store's (:meth:`LexicalIndex.nearest <memvault.lexical.LexicalIndex.nearest>`).
+        Larger ones go to the backend's index: a backend with a ``nearest`` method (ids and
+        scores only, such as :meth:`ChromaBackend.nearest
+        <memvault.backends.chroma.ChromaBackend.nearest>`) is asked for ids, and the records
+        come from the lexical index, which holds them too; if one has expired, the backend's
+        full ``query`` answers instead.
         """
         embedding = self.embedder.embed_query(query)
+        if self.lexical is not None:
+            exact = self.lexical.nearest(
+                prefix, embedding=embedding, clauses=clauses, now=now, limit=limit
+            )
+            if exact is not None:
+                return list(exact)
         nearest = getattr(self.backend, "nearest", None)
         if nearest is not None and self.lexical is not None:
             found = nearest(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
@@ -636,7 +642,6 @@ class MemoryStore:
 
     def close(self) -> None:
         """Release the backend's and the lexical index's files and clients."""
-        self._pool.shutdown(wait=True)
         if self.lexical:
             self.lexical.close()
         self.backend.close()

@@ -46,3 +46,25 @@ def test_speed_at_1k_measures_every_system(tmp_path):
     assert 0.2 < got["ratios"]["search p50 memvault / (embed + chroma)"] < 5
     assert 0.2 < got["ratios"]["batched put memvault / (embed + chroma)"] < 5
     assert got["peak_rss_mb"] > 0
+
+
+def test_speed_measures_one_namespace_among_many(tmp_path):
+    (got,) = speed.main(
+        [
+            "--sizes",
+            "2000",
+            "--per-namespace",
+            "100",
+            "--precomputed",
+            "--queries",
+            "20",
+            "--put-sample",
+            "100",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    assert got["namespaces"] == 20
+    for mode in ("", " dense", " lexical"):
+        assert got["latency_ms"][f"search memvault{mode}"]["p50"] > 0
+    assert got["latency_ms"]["search 2-level prefix memvault"]["p50"] > 0

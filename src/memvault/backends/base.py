@@ -68,6 +68,14 @@ class Backend(Protocol):
         """Delete records by id; absent ids are ignored."""
         ...
 
+    def embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
+        """The stored embeddings by id, each of shape ``(dim,)``, ``None`` where absent.
+
+        The store's record index keeps a copy of every embedding (for exact search in small
+        namespaces) and refills it from here when it is rebuilt or repaired.
+        """
+        ...
+
     def query(
         self,
         prefix: Namespace,

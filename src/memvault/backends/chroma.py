@@ -264,6 +264,21 @@ class ChromaBackend:
             found.update({i: _record(m) for i, m in zip(got["ids"], got["metadatas"])})
         return [found.get(i) for i in ids]
 
+    def embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
+        """The stored embeddings by id, each of shape ``(dim,)``, ``None`` where absent."""
+        found: dict[str, list[float]] = {}
+        for start in range(0, len(ids), self.max_batch):
+            got = self.collection.get(
+                ids=list(ids[start : start + self.max_batch]), include=["embeddings"]
+            )
+            found.update(
+                {
+                    i: np.asarray(e, dtype=np.float32).tolist()
+                    for i, e in zip(got["ids"], got["embeddings"])
+                }
+            )
+        return [found.get(i) for i in ids]
+
     def delete(self, ids: Sequence[str]) -> None:
         """Delete records by id; absent ids are ignored."""
         for start in range(0, len(ids), self.max_batch):

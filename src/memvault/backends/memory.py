@@ -48,6 +48,12 @@ class InMemoryBackend:
                 self._records.pop(i, None)
                 self._vectors.pop(i, None)
 
+    def embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
+        """The stored (unit-length) embeddings by id, ``None`` where absent."""
+        with self._lock:
+            found = [self._vectors.get(i) for i in ids]
+        return [None if v is None else v.tolist() for v in found]
+
     def query(
         self,
         prefix: Namespace,
