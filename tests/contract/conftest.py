@@ -22,22 +22,27 @@ def chroma_client() -> Iterator[chromadb.ClientAPI]:
 
 
 def make_backend(kind: str, client: chromadb.ClientAPI):
-    """A fresh backend: in memory; Chroma with the store's local lexical mirror; or Chroma as
-    a server shared with other machines, read directly."""
+    """A fresh backend: in memory; Chroma with the store's local record index (``chroma``, and
+    ``chroma-ann``, whose dense searches all go to Chroma's index instead of the exact search of
+    small namespaces); or Chroma as a server shared with other machines, read directly."""
     if kind == "memory":
         return InMemoryBackend()
     name = f"contract-{next(_collections)}"
     return ChromaBackend(client=client, collection=name, shared=kind == "chroma-shared")
 
 
-@pytest.fixture(params=["memory", "chroma", "chroma-shared"])
+@pytest.fixture(params=["memory", "chroma", "chroma-ann", "chroma-shared"])
 def backend_kind(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
 @pytest.fixture
-def new_store(backend_kind: str, chroma_client: chromadb.ClientAPI):
+def new_store(
+    backend_kind: str, chroma_client: chromadb.ClientAPI, monkeypatch: pytest.MonkeyPatch
+):
     """A factory of fresh stores on the backend under test, with the test embedder."""
+    if backend_kind == "chroma-ann":
+        monkeypatch.setattr("memvault.lexical.EXACT_SCOPE", 0)
 
     def make(**options) -> MemoryStore:
         options.setdefault("embedder", HashingEmbedder(64))

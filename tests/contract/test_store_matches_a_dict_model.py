@@ -47,12 +47,15 @@ QUERY_ARGS = {
 class StoreVersusModel(RuleBasedStateMachine):
     backend_kind = "memory"
     shared = False
+    exact_scope = memvault.lexical.EXACT_SCOPE
 
     def __init__(self) -> None:
         super().__init__()
         self.clock = FakeClock()
         self.real_time = memvault.store.time
         memvault.store.time = self.clock
+        self.real_exact_scope = memvault.lexical.EXACT_SCOPE
+        memvault.lexical.EXACT_SCOPE = self.exact_scope
         if self.backend_kind == "memory":
             backend = InMemoryBackend()
         else:
@@ -64,6 +67,7 @@ class StoreVersusModel(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         memvault.store.time = self.real_time
+        memvault.lexical.EXACT_SCOPE = self.real_exact_scope
         self.store.close()
         if self.backend_kind == "chroma":
             CLIENT.delete_collection(self.store.backend.collection.name)
@@ -189,6 +193,13 @@ class ChromaStoreVersusModel(StoreVersusModel):
     backend_kind = "chroma"
 
 
+class ApproximateChromaStoreVersusModel(StoreVersusModel):
+    """Every dense search through Chroma's index, none through the exact small-scope path."""
+
+    backend_kind = "chroma"
+    exact_scope = 0
+
+
 class SharedChromaStoreVersusModel(StoreVersusModel):
     backend_kind = "chroma"
     shared = True
@@ -204,5 +215,7 @@ TestInMemoryBackendMatchesModel = StoreVersusModel.TestCase
 TestInMemoryBackendMatchesModel.settings = RUN
 TestChromaBackendMatchesModel = ChromaStoreVersusModel.TestCase
 TestChromaBackendMatchesModel.settings = RUN
+TestApproximateChromaBackendMatchesModel = ApproximateChromaStoreVersusModel.TestCase
+TestApproximateChromaBackendMatchesModel.settings = RUN
 TestSharedChromaBackendMatchesModel = SharedChromaStoreVersusModel.TestCase
 TestSharedChromaBackendMatchesModel.settings = RUN
