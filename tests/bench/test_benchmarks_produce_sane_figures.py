@@ -4,17 +4,19 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
-LOCOMO = REPO.parent / "shared" / "data" / "locomo"
 sys.path.insert(0, str(REPO / "bench"))
 
 import locomo  # noqa: E402
 import speed  # noqa: E402
 
+pytestmark = pytest.mark.slow
 
-def test_locomo_on_one_conversation_ranks_memvault_first(tmp_path):
-    assert LOCOMO.is_dir(), f"LoCoMo data expected at {LOCOMO} (../shared beside the repo)"
-    results = locomo.main([str(LOCOMO), "--conversations", "1", "--out", str(tmp_path)])
+
+def test_locomo_on_one_conversation_ranks_memvault_first(tmp_path, locomo_dir):
+    results = locomo.main([str(locomo_dir), "--conversations", "1", "--out", str(tmp_path)])
 
     assert json.loads((tmp_path / "locomo.json").read_text()) == results
     assert (tmp_path / "locomo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

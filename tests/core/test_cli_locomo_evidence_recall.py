@@ -5,7 +5,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.core.cli import REPO, memvault_json
+
+pytestmark = pytest.mark.slow
 
 LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "26.json"
 
@@ -24,18 +28,18 @@ print(json.dumps({"questions": sum(1 for q in qa if q.get("evidence")), "hits": 
 """
 
 
-def test_locomo_questions_find_evidence_in_top_10(tmp_path):
-    assert LOCOMO.exists(), f"LoCoMo data expected at {LOCOMO} (../shared beside the repo)"
+def test_locomo_questions_find_evidence_in_top_10(tmp_path, locomo_dir):
+    conversation = locomo_dir / "26.json"
     store = tmp_path / "store"
-    ingested = memvault_json("ingest", str(LOCOMO), "-n", "locomo/26", store=store)
+    ingested = memvault_json("ingest", str(conversation), "-n", "locomo/26", store=store)
     assert ingested["ingested"] == 419
 
-    first = json.loads(LOCOMO.read_text())["qa"][0]
+    first = json.loads(conversation.read_text())["qa"][0]
     hits = memvault_json("search", first["question"], "-n", "locomo/26", "-k", "10", store=store)
     assert set(first["evidence"]) & {h["value"]["turn_id"] for h in hits}
 
     result = subprocess.run(
-        [sys.executable, "-c", RECALL, str(store), str(LOCOMO)],
+        [sys.executable, "-c", RECALL, str(store), str(conversation)],
         capture_output=True,
         text=True,
         check=True,

@@ -13,6 +13,10 @@ With ``langchain-core`` alone: :class:`MemvaultKVStore`, :class:`MemvaultRetriev
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
+import importlib.util
+import re
 from typing import Any
 
 from langchain_memvault.embeddings import MemvaultEmbeddings
@@ -32,32 +36,65 @@ _AGENT_PARTS = {
     "MemvaultLangGraphStore": "langchain_memvault.graph_store",
 }
 
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
 __all__ = [
     "ForgetTool",
     "ListMemoriesTool",
-    "MemoryMiddleware",
     "MemoryTool",
     "MemvaultEmbeddings",
     "MemvaultKVStore",
-    "MemvaultLangGraphStore",
     "MemvaultRetriever",
     "RecallTool",
     "RememberTool",
     "create_memory_tools",
     "memory_document",
+    # ``import *`` takes the agent parts only where the ``agents`` extra is installed.
+    *(_AGENT_PARTS if _installed("langchain") and _installed("langgraph") else ()),
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import the agent parts lazily, so ``langchain-core`` users need no ``langgraph``."""
-    if name in _AGENT_PARTS:
-        import importlib
+def _agents_import_error(name: str, error: ImportError) -> ImportError:
+    """An ImportError for agent part ``name`` that says what to install."""
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return ImportError(
+            f"{name} needs the 'agents' extra, and {error.name.split('.')[0]!r} is not installed: "
+            "pip install 'langchain-memvault[agents]'"
+        )
+    needed = [
+        requirement.split(";")[0].strip()
+        for requirement in importlib.metadata.requires("langchain-memvault") or []
+        if re.search(r"extra\s*==\s*['\"]agents['\"]", requirement)
+    ]
+    installed = []
+    for package in (
+        re.split(r"[\s<>=!~\[(]", requirement, maxsplit=1)[0] for requirement in needed
+    ):
+        try:
+            installed.append(f"{package} {importlib.metadata.version(package)}")
+        except importlib.metadata.PackageNotFoundError:
+            installed.append(f"{package} (not installed)")
+    return ImportError(
+        f"{name} cannot be imported ({error}): it needs {', '.join(needed)}; installed are "
+        f"{', '.join(installed)}: pip install --upgrade 'langchain-memvault[agents]'"
+    )
 
+
+def __getattr__(name: str) -> Any:
+    """Import the agent parts lazily, so ``langchain-core`` users need no ``langgraph``.
+
+    Raises:
+        ImportError: If the ``agents`` extra is missing (naming the missing module) or its
+            installed versions are too old (naming the versions needed and installed).
+        AttributeError: For any other unknown name.
+    """
+    if name in _AGENT_PARTS:
         try:
             module = importlib.import_module(_AGENT_PARTS[name])
         except ImportError as error:
-            raise ImportError(
-                f"{name} needs langchain and langgraph: pip install 'langchain-memvault[agents]'"
-            ) from error
+            raise _agents_import_error(name, error) from error
         return getattr(module, name)
     raise AttributeError(f"module 'langchain_memvault' has no attribute {name!r}")

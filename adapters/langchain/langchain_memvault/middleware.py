@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
+from langchain.agents.middleware.types import PrivateStateAttr
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 
 from langchain_memvault.run_scope import run_scope
 from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+
+SCOPES_KEY = "memvault_scopes"
+"""The agent-state key where each memory middleware keeps the scope it resolved for the run."""
+
+
+class MemoryState(AgentState, total=False):
+    """Agent state with the memory scopes of the run: private (neither input nor output).
+
+    ``memvault_scopes`` maps a middleware's :attr:`~MemoryMiddleware.name` to the namespace and
+    session id it resolved from the run's config and runtime at the start of the run.
+    """
+
+    memvault_scopes: Annotated[dict[str, dict[str, Any]], PrivateStateAttr]
 
 
 def last_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
@@ -84,6 +99,11 @@ class MemoryMiddleware(AgentMiddleware):
     their names differ: give one ``name=``, or an :class:`memvault.AgentMemory` with its own
     ``name``.
 
+    The scope is resolved once, when the agent run starts (``before_agent``, which LangGraph
+    hands the run's config), and kept in the agent state (:class:`MemoryState`) for the model
+    calls and the save: before Python 3.11 an async run's config does not reach the code of
+    its later steps, so ``configurable`` values would be lost there.
+
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
             wrapped as ``AgentMemory(store, namespace, k=k, filter=filter, header=header,
@@ -113,6 +133,8 @@ class MemoryMiddleware(AgentMiddleware):
         >>> org = MemoryMiddleware(store, ("orgs", "{org_id}"), name="org")  # doctest: +SKIP
         >>> agent = create_agent(model, middleware=[user, org])  # doctest: +SKIP
     """
+
+    state_schema = MemoryState
 
     def __init__(
         self,
@@ -159,6 +181,26 @@ class MemoryMiddleware(AgentMiddleware):
         """
         return run_scope(self.memory, None, runtime)
 
+    def _run_scope(self, state: Any, runtime: Any) -> MemoryScope:
+        """The scope :meth:`before_agent` resolved for this run, else :meth:`scope`."""
+        resolved = ((state or {}).get(SCOPES_KEY) or {}).get(self.name)
+        if resolved is None:  # a call from outside create_agent's graph
+            return self.scope(runtime)
+        return MemoryScope(self.memory, tuple(resolved["namespace"]), resolved["session_id"])
+
+    def before_agent(self, state: Any, runtime: Any, config: RunnableConfig) -> dict[str, Any]:
+        """Resolve the memory for this run from its config and runtime, into the agent state.
+
+        Implements ``AgentMiddleware.before_agent`` (async runs call it too); LangGraph passes
+        ``config``.
+
+        Raises:
+            memvault.InvalidNamespaceError: If the run lacks a value the template needs.
+        """
+        scope = run_scope(self.memory, config, runtime)
+        resolved = {"namespace": list(scope.namespace), "session_id": scope.session_id}
+        return {SCOPES_KEY: {**(state.get(SCOPES_KEY) or {}), self.name: resolved}}
+
     def wrap_model_call(
         self,
         request: ModelRequest,
@@ -169,7 +211,7 @@ class MemoryMiddleware(AgentMiddleware):
         Implements ``AgentMiddleware.wrap_model_call``.
         """
         query, history = _query_and_history(request.messages)
-        block = self.scope(request.runtime).context(query, exclude=history)
+        block = self._run_scope(request.state, request.runtime).context(query, exclude=history)
         return handler(_with_block(request, block))
 
     async def awrap_model_call(
@@ -179,7 +221,8 @@ class MemoryMiddleware(AgentMiddleware):
     ) -> ModelResponse:
         """Async form of :meth:`wrap_model_call`."""
         query, history = _query_and_history(request.messages)
-        block = await self.scope(request.runtime).acontext(query, exclude=history)
+        scope = self._run_scope(request.state, request.runtime)
+        block = await scope.acontext(query, exclude=history)
         return await handler(_with_block(request, block))
 
     def _turn(self, state: Any) -> list[dict[str, str]]:
@@ -192,10 +235,10 @@ class MemoryMiddleware(AgentMiddleware):
         """
         turn = self._turn(state)
         if turn:
-            self.scope(runtime).save_turns(turn)
+            self._run_scope(state, runtime).save_turns(turn)
 
     async def aafter_agent(self, state: Any, runtime: Any) -> None:
         """Async form of :meth:`after_agent`."""
         turn = self._turn(state)
         if turn:
-            await self.scope(runtime).asave_turns(turn)
+            await self._run_scope(state, runtime).asave_turns(turn)

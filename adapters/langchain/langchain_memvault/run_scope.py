@@ -22,6 +22,10 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memvault import AgentMemory, MemoryScope
 
+_RUNTIME_KEY = "__pregel_runtime"
+"""The ``configurable`` entry where LangGraph keeps a run's ``Runtime`` (``get_runtime`` reads
+it from the run's config in the context; an explicit config carries it too)."""
+
 
 def run_scope(
     memory: AgentMemory, config: RunnableConfig | None = None, runtime: Any = None
@@ -32,7 +36,8 @@ def run_scope(
         memory: The :class:`~memvault.AgentMemory`.
         config: The run's ``RunnableConfig``; default the config of the run in progress, if
             any (``langchain_core.runnables.ensure_config``).
-        runtime: A LangGraph ``Runtime``; default the runtime of the graph run in progress.
+        runtime: A LangGraph ``Runtime``; default the one in ``config``, else the runtime of the
+            graph run in progress.
 
     Returns:
         The :class:`~memvault.MemoryScope` (see :func:`run_values` for where values come from).
@@ -75,8 +80,10 @@ def run_values(config: Mapping[str, Any] | None = None, runtime: Any = None) -> 
         config: The run's ``RunnableConfig``; its ``configurable`` entries are used, except
             LangGraph's internal ``__...`` keys (``thread_id``, ``user_id``, ... are kept).
         runtime: A LangGraph ``Runtime`` (as middleware and graph nodes receive it); by
-            default the runtime of the graph run in progress, if any (see
-            :func:`current_runtime`).
+            default the one a graph run's ``config`` carries (as tools receive it), else the
+            runtime of the graph run in progress, if any (see :func:`current_runtime`). Pass
+            ``config`` or ``runtime`` explicitly in async code: before Python 3.11 the run in
+            progress is not visible there.
 
     Returns:
         A dict of values. Runtime context fields (a dict, dataclass or pydantic model) override
@@ -88,7 +95,7 @@ def run_values(config: Mapping[str, Any] | None = None, runtime: Any = None) -> 
     configurable = (config or {}).get("configurable") or {}
     values.update({k: v for k, v in configurable.items() if not str(k).startswith("__")})
     if runtime is None:
-        runtime = current_runtime()
+        runtime = configurable.get(_RUNTIME_KEY) or current_runtime()
     values.update(_context_fields(getattr(runtime, "context", None)))
     execution = getattr(runtime, "execution_info", None)
     thread_id = getattr(execution, "thread_id", None)
