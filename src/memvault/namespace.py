@@ -17,7 +17,7 @@ Namespace = tuple[str, ...]
 
 
 def is_utf8(text: str) -> bool:
-    """Whether a ``str`` can be stored: it encodes to UTF-8 (no lone surrogate, ``\ud800``)."""
+    """Whether a ``str`` can be stored: it encodes to UTF-8 (no lone surrogate such as U+D800)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
