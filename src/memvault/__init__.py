@@ -13,8 +13,10 @@ from memvault.agent_memory import (
     amemory_context,
     memory_context,
 )
-from memvault.backends.base import Backend, Record
-from memvault.backends.chroma import ChromaBackend
+from memvault.backends.base import Backend, Record, VectorIndex
+from memvault.backends.chroma import ChromaBackend, ChromaIndex
+from memvault.backends.chroma_server import ChromaServerBackend
+from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
 from memvault.config import MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
@@ -27,6 +29,9 @@ from memvault.embedding import (
     resolve_embedder,
 )
 from memvault.errors import (
+    BackendError,
+    BackendUnavailableError,
+    EmbedderError,
     EmbedderMismatchError,
     EmbedderUnavailableError,
     ExtractionError,
@@ -37,6 +42,10 @@ from memvault.errors import (
     InvalidNamespaceError,
     InvalidValueError,
     MemvaultError,
+    MemvaultWarning,
+    StoreBusyError,
+    StoreClosedError,
+    StoreDamagedError,
 )
 from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, parse_facts
 from memvault.items import MemoryItem
@@ -69,7 +78,18 @@ __all__ = [
     "DEFAULT_MEMORY_HEADER",
     "NOT_GIVEN",
     "Backend",
+    "BackendError",
+    "BackendUnavailableError",
     "ChromaBackend",
+    "ChromaIndex",
+    "ChromaServerBackend",
+    "EmbedderError",
+    "LocalBackend",
+    "MemvaultWarning",
+    "StoreBusyError",
+    "StoreClosedError",
+    "StoreDamagedError",
+    "VectorIndex",
     "Embedder",
     "EmbedderMismatchError",
     "EmbedderUnavailableError",

@@ -45,6 +45,36 @@ class EmbedderUnavailableError(MemvaultError):
     """
 
 
+class EmbedderError(MemvaultError):
+    """An embedder raised, or returned vectors of the wrong number, length or type; nothing
+    was written. The embedder's own error, if any, is the ``__cause__``."""
+
+
+class StoreBusyError(MemvaultError):
+    """Another process held the store's record file or vector index for longer than the
+    lock timeout."""
+
+
+class StoreDamagedError(MemvaultError):
+    """A store file cannot be read and could not be rebuilt; the message names the file."""
+
+
+class StoreClosedError(MemvaultError):
+    """The store (or its backend) was used after ``close()``; open a new one."""
+
+
+class BackendUnavailableError(MemvaultError):
+    """A backend service (a Chroma server) cannot be reached; the message names host and port."""
+
+
+class BackendError(MemvaultError):
+    """A backend service refused an operation; the message carries its reason."""
+
+
+class MemvaultWarning(UserWarning):
+    """Something memvault repaired on its own, e.g. a damaged record file it rebuilt."""
+
+
 class ImportFormatError(MemvaultError, ValueError):
     """An export or conversation file is malformed; nothing was written."""
 

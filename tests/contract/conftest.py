@@ -9,7 +9,13 @@ import chromadb
 import pytest
 from chromadb.config import Settings
 
-from memvault import ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
+from memvault import (
+    ChromaBackend,
+    ChromaServerBackend,
+    HashingEmbedder,
+    InMemoryBackend,
+    MemoryStore,
+)
 from tests.contract.clock import FakeClock
 
 _collections = itertools.count()
@@ -22,30 +28,34 @@ def chroma_client() -> Iterator[chromadb.ClientAPI]:
 
 
 def make_backend(kind: str, client: chromadb.ClientAPI):
-    """A fresh backend: in memory; Chroma with the store's local record index (``chroma``, and
+    """A fresh backend: in memory; Chroma as the vector index of a record file (``chroma``, and
     ``chroma-ann``, whose dense searches all go to Chroma's index instead of the exact search of
-    small namespaces); or Chroma as a server shared with other machines, read directly."""
+    small scopes); or Chroma as a server shared with other machines (``chroma-server``)."""
     if kind == "memory":
         return InMemoryBackend()
     name = f"contract-{next(_collections)}"
-    return ChromaBackend(client=client, collection=name, shared=kind == "chroma-shared")
+    if kind == "chroma-server":
+        return ChromaServerBackend(client, collection=name)
+    if kind == "chroma-ann":  # index lags by up to 2 writes; every search by it
+        return ChromaBackend(client=client, collection=name, exact_scope=0, drain_at=3)
+    return ChromaBackend(client=client, collection=name)
 
 
-@pytest.fixture(params=["memory", "chroma", "chroma-ann", "chroma-shared"])
+@pytest.fixture(params=["memory", "chroma", "chroma-ann", "chroma-server"])
 def backend_kind(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
 @pytest.fixture
-def new_store(
-    backend_kind: str, chroma_client: chromadb.ClientAPI, monkeypatch: pytest.MonkeyPatch
-):
-    """A factory of fresh stores on the backend under test, with the test embedder."""
-    if backend_kind == "chroma-ann":
-        monkeypatch.setattr("memvault.lexical.EXACT_SCOPE", 0)
+def new_store(backend_kind: str, chroma_client: chromadb.ClientAPI, request: pytest.FixtureRequest):
+    """A factory of fresh stores on the backend under test, with the test embedder, and the
+    test's fake clock if it asks for ``clock``."""
+    fake = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
 
     def make(**options) -> MemoryStore:
         options.setdefault("embedder", HashingEmbedder(64))
+        if fake is not None:
+            options.setdefault("clock", fake.time)
         return MemoryStore(backend=make_backend(backend_kind, chroma_client), **options)
 
     return make
@@ -57,7 +67,5 @@ def store(new_store) -> MemoryStore:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr("memvault.store.time", fake)
-    return fake
+def clock() -> FakeClock:
+    return FakeClock()

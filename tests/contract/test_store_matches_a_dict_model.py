@@ -3,8 +3,6 @@ model side by side (the shape of Chroma's own property tests) and checks they al
 
 from __future__ import annotations
 
-import itertools
-
 import chromadb
 import numpy as np
 import pytest
@@ -13,11 +11,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-import memvault.store
-from memvault import NOT_GIVEN, ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
+from memvault import NOT_GIVEN, HashingEmbedder, MemoryStore
 from memvault.backends.base import record_id
 from memvault.filters import matches, normalize_filter
 from tests.contract.clock import FakeClock
+from tests.contract.conftest import make_backend
 
 NAMESPACES = [("u", "a"), ("u", "ab"), ("u", "a", "x"), ("v",)]
 PREFIXES = [(), ("u",), ("u", "a"), ("v",), ("w",)]
@@ -25,7 +23,6 @@ KEYS = ["k1", "k2", "k3", "k/4"]
 WORDS = ["tea", "dog", "lisbon", "nurse", "rain", "piano"]
 FILTERS = [None, {"n": {"$gt": 1}}, {"n": {"$ne": 2}}, {"kind": "fact"}, {"n": {"$in": [0, 3]}}]
 CLIENT = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
-_names = itertools.count()
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
 values = st.builds(
@@ -46,31 +43,20 @@ QUERY_ARGS = {
 
 class StoreVersusModel(RuleBasedStateMachine):
     backend_kind = "memory"
-    shared = False
-    exact_scope = memvault.lexical.EXACT_SCOPE
 
     def __init__(self) -> None:
         super().__init__()
         self.clock = FakeClock()
-        self.real_time = memvault.store.time
-        memvault.store.time = self.clock
-        self.real_exact_scope = memvault.lexical.EXACT_SCOPE
-        memvault.lexical.EXACT_SCOPE = self.exact_scope
-        if self.backend_kind == "memory":
-            backend = InMemoryBackend()
-        else:
-            name = f"model-{next(_names)}"
-            backend = ChromaBackend(client=CLIENT, collection=name, shared=self.shared)
         self.embedder = HashingEmbedder(32)
-        self.store = MemoryStore(backend=backend, embedder=self.embedder)
+        self.store = MemoryStore(
+            backend=make_backend(self.backend_kind, CLIENT),
+            embedder=self.embedder,
+            clock=self.clock.time,
+        )
         self.model: dict[tuple, dict] = {}
 
     def teardown(self) -> None:
-        memvault.store.time = self.real_time
-        memvault.lexical.EXACT_SCOPE = self.real_exact_scope
         self.store.close()
-        if self.backend_kind == "chroma":
-            CLIENT.delete_collection(self.store.backend.collection.name)
 
     def live(self, prefix=()):
         now = self.clock.now
@@ -196,13 +182,11 @@ class ChromaStoreVersusModel(StoreVersusModel):
 class ApproximateChromaStoreVersusModel(StoreVersusModel):
     """Every dense search through Chroma's index, none through the exact small-scope path."""
 
-    backend_kind = "chroma"
-    exact_scope = 0
+    backend_kind = "chroma-ann"
 
 
 class SharedChromaStoreVersusModel(StoreVersusModel):
-    backend_kind = "chroma"
-    shared = True
+    backend_kind = "chroma-server"
 
 
 RUN = settings(

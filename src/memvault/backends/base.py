@@ -1,20 +1,37 @@
-"""The narrow protocol a vector backend implements beneath :class:`~memvault.MemoryStore`.
+"""The protocols beneath :class:`~memvault.MemoryStore`: a backend, and a derived vector index.
 
-The store validates every input, embeds texts and applies TTL defaults; a backend only stores
-records with their embeddings and answers queries over them. All times are Unix seconds (UTC).
-A new backend implements :class:`Backend` and passes ``tests/contract/``.
+The store validates every input, embeds texts, applies TTL defaults and fuses rankings; a
+:class:`Backend` is the system of record of one topology: it stores records with their
+embeddings and answers the reads the store routes to it. A backend declares the search modes
+it serves in :attr:`Backend.search_modes`; the store never probes for methods.
+
+Two topologies ship (see ``docs/architecture.md``):
+
+- **local** (:class:`~memvault.backends.local.LocalBackend`: the embedded default
+  :class:`~memvault.ChromaBackend` and :class:`~memvault.InMemoryBackend`): a SQLite record
+  file is the system of record (records, embeddings, a BM25 index, namespaces); a
+  :class:`VectorIndex` (Chroma's HNSW) is derived from it and rebuilt from it;
+- **shared** (:class:`~memvault.ChromaServerBackend`): a Chroma server holds the records and is
+  read directly by every machine; dense search only.
+
+All times are Unix seconds (UTC). A new backend implements :class:`Backend` and passes
+:mod:`memvault.testing`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from memvault.namespace import Namespace
 
 Clauses = list[tuple[str, str, Any]]
+SearchMode = Literal["hybrid", "dense", "lexical"]
+Ranked = list[tuple[str, float]]
+"""A ranking: ``(record id, score)`` pairs, best first."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +51,7 @@ class Record:
         return record_id(self.namespace, self.key)
 
     def live(self, now: float) -> bool:
-        """Whether the record has not expired at ``now``."""
+        """Whether the record has not expired at ``now`` (Unix seconds)."""
         return self.expires_at is None or self.expires_at > now
 
 
@@ -48,50 +65,87 @@ def record_id(namespace: Namespace, key: str) -> str:
 
 
 class Backend(Protocol):
-    """Storage of records and their embeddings.
+    """The system of record of one topology.
 
-    Every query method takes ``now`` and never returns a record expired at that time; every
-    namespace argument named ``prefix`` covers that namespace and all below it, segment-wise;
-    ``clauses`` come from :func:`memvault.filters.normalize_filter` and must be applied inside the
-    query, before ``limit`` and ``offset``.
+    Every read takes ``now`` and never returns a record expired at that time; every namespace
+    argument named ``prefix`` covers that namespace and all below it, segment-wise; ``clauses``
+    come from :func:`memvault.filters.normalize_filter` and are applied inside the query,
+    before ``limit`` and ``offset``. A write is all or nothing, also across a crash.
+
+    Attributes:
+        search_modes: The query modes :meth:`dense` and :meth:`lexical` serve: ``"dense"``
+            always; ``"lexical"`` (and so ``"hybrid"``) where the backend keeps a BM25 index.
     """
 
-    def upsert(self, records: Sequence[Record], embeddings: Sequence[Sequence[float]]) -> None:
-        """Insert or replace records by id; ``embeddings`` has shape ``(len(records), dim)``."""
+    search_modes: tuple[SearchMode, ...]
+
+    def upsert(
+        self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
+    ) -> list[Record]:
+        """Insert or replace records by id, all or nothing, one key at a time.
+
+        Reading the version replaced and writing the new one is one step per key (no other
+        writer, thread or process, comes between): a record replacing one live at ``now``
+        keeps its ``created_at``.
+
+        Args:
+            records: Distinct ids.
+            embeddings: Shape ``(len(records), dim)``.
+            now: Unix seconds.
+
+        Returns:
+            The records as stored (``created_at`` kept where it applies), in the same order.
+        """
+        ...
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete records by id, all or nothing; absent ids are ignored."""
         ...
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
         ...
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id; absent ids are ignored."""
+    def recent(
+        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+    ) -> list[Record]:
+        """Live matching records, most recently updated first, ties by id."""
         ...
 
-    def embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
-        """The stored embeddings by id, each of shape ``(dim,)``, ``None`` where absent.
-
-        The store's record index keeps a copy of every embedding (for exact search in small
-        namespaces) and refills it from here when it is rebuilt or repaired.
-        """
-        ...
-
-    def query(
+    def dense(
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float] | None,
+        embedding: Sequence[float],
         clauses: Clauses,
         now: float,
         limit: int,
-        offset: int = 0,
-    ) -> list[tuple[Record, float | None]]:
-        """Live matching records with scores.
+    ) -> Ranked:
+        """The ``limit`` live matching records nearest to ``embedding`` (shape ``(dim,)``).
 
-        With an ``embedding`` (shape ``(dim,)``), the nearest by cosine similarity, most similar
-        first, with that similarity as the score; without, the most recently updated first,
-        with score ``None``.
+        Returns:
+            ``(id, cosine similarity)`` pairs, most similar first, ties by id.
         """
+        ...
+
+    def lexical(
+        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+    ) -> Ranked:
+        """The ``limit`` live matching records best matching ``query`` by BM25.
+
+        Only for backends whose :attr:`search_modes` include ``"lexical"``.
+
+        Returns:
+            ``(id, BM25 score > 0)`` pairs, best first, ties by id.
+        """
+        ...
+
+    def count(self, prefix: Namespace, *, now: float) -> int:
+        """How many live records lie under ``prefix``."""
+        ...
+
+    def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
+        """The distinct namespaces of live records under ``prefix``, in no set order."""
         ...
 
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
@@ -99,13 +153,94 @@ class Backend(Protocol):
         ...
 
     def get_info(self) -> dict[str, Any] | None:
-        """The store's recorded settings (embedder name and dimension), or None if unset."""
+        """The store's recorded settings (embedder name, dimension, fingerprint), or None."""
         ...
 
     def set_info(self, info: dict[str, Any]) -> None:
-        """Record the store's settings (str and int values)."""
+        """Record the store's settings (JSON values)."""
         ...
 
     def close(self) -> None:
         """Release files and clients; the backend is unusable afterwards."""
+        ...
+
+
+class VectorIndex(Protocol):
+    """An approximate nearest-neighbour index derived from a local record file.
+
+    It holds, per record id, the embedding and what a query filters on (namespace prefixes,
+    expiry, top-level scalar fields), plus a copy of the record so that a lost or damaged
+    record file can be rebuilt from it (:meth:`records`). It may lag behind the record file:
+    :class:`~memvault.backends.local.LocalBackend` keeps the ids it has not applied yet in an
+    outbox and ranks those exactly itself.
+
+    Across processes, :meth:`hold` brackets every use: the index is written by one process at
+    a time and reloaded by a reader whose copy is older than the record file's
+    ``generation``.
+    """
+
+    def hold(
+        self, current: Callable[[], int], *, write: bool, wait: bool = True
+    ) -> AbstractContextManager[bool]:
+        """Hold the index for reading or writing: lock it against other processes' writes,
+        then reload it if it was loaded at another generation than ``current()`` (the record
+        file's count of applied batches, read under the lock).
+
+        Args:
+            current: Returns the generation the index should be at.
+            write: Whether the holder will :meth:`apply`.
+            wait: Wait for another holder; ``False``: yield ``False`` at once if held.
+
+        Yields:
+            Whether the index is held.
+
+        Raises:
+            StoreBusyError: If another process holds it for longer than the lock timeout.
+        """
+        ...
+
+    def generation(self) -> int:
+        """The generation of the last batch applied to the index (0 if none)."""
+        ...
+
+    def apply(
+        self,
+        records: Sequence[Record],
+        embeddings: Sequence[Sequence[float]],
+        deleted: Sequence[str],
+        *,
+        generation: int,
+    ) -> dict[str, str]:
+        """Upsert records (embeddings of shape ``(len(records), dim)``), delete ids, and record
+        ``generation``; call inside ``hold(..., write=True)``.
+
+        Returns:
+            The ids the index refused, each with the reason (the others were applied).
+        """
+        ...
+
+    def nearest(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float],
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Ranked:
+        """Ids of the ``limit`` indexed records nearest to ``embedding`` under ``prefix`` and
+        matching ``clauses``, with their cosine similarity; call inside ``hold``. Liveness at
+        ``now`` may be left to the caller."""
+        ...
+
+    def count(self) -> int:
+        """How many records the index holds."""
+        ...
+
+    def records(self) -> Iterator[tuple[Record, list[float]]]:
+        """Every record the index holds with its embedding, for rebuilding a record file."""
+        ...
+
+    def close(self) -> None:
+        """Release files and clients."""
         ...

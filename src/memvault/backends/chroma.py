@@ -1,46 +1,45 @@
-"""The default backend: Chroma, embedded on disk (``PersistentClient``) or any Chroma client.
+"""The default backend: a store folder with a SQLite record file and an embedded Chroma index.
 
-All items live in one cosine-distance collection. Each record's Chroma metadata holds:
+:class:`ChromaBackend` is a :class:`~memvault.backends.local.LocalBackend` whose vector index
+is :class:`ChromaIndex`: one cosine-distance collection of an embedded Chroma
+(``PersistentClient``) in the same folder, holding each record's embedding and metadata (see
+:mod:`memvault.backends.chroma_schema`). The record file ``<collection>.records.sqlite3`` is
+the system of record; the collection is derived from it and carries a copy of each record, from
+which a lost or damaged record file is rebuilt.
 
-- ``mv.record``: the record as JSON (namespace, key, created and updated times in Unix
-  seconds, the whole value), so it round-trips exactly; one key instead of one per part,
-  since Chroma's write cost grows with the number of metadata keys;
-- ``mv.ns.1``, ``mv.ns.2``, ...: the JSON array of the namespace's first 1, 2, ... segments,
-  so a namespace prefix is one selective ``$eq``;
-- ``mv.expires`` (Unix seconds; "never" is stored as :data:`NEVER` so that liveness is one
-  ``$gt`` clause inside the query);
-- ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``h.<field>``
-  (``True``), which filters use to test that the field exists: Chroma's ``$ne``/``$nin``
-  otherwise match records that lack it. (A list of field names with ``$contains`` would do too,
-  but Chroma 1.5.9 leaves array metadata behind when a collection is deleted, and a new
-  collection's records inherit it.)
+Many processes may open one folder. Chroma's embedded mode keeps its HNSW index in each
+process's memory and does not see another process's writes, and two processes writing it at
+once corrupt it; so every use of the collection holds an OS file lock on
+``<folder>/memvault.lock`` (``filelock``), one process writes at a time, and a process whose
+copy is older than the record file's generation reopens its client before reading.
 
 Chroma's own default embedding function downloads a model, so it is never used: the store
-always passes embeddings. No Chroma ``documents`` are stored (the text is inside ``mv.record``),
-which spares Chroma's own full-text index on every write; memvault's lexical index lives
-beside the collection (:attr:`ChromaBackend.lexical_path`).
+always passes embeddings. No Chroma ``documents`` are stored, which spares Chroma's own
+full-text index on every write.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Record
-from memvault.errors import InvalidArgumentError
+from memvault.backends.base import Clauses, Ranked, Record
+from memvault.backends.chroma_schema import PAGE, metadata_of, nearest_where, record_of
+from memvault.backends.local import DRAIN_AT, EXACT_SCOPE, LocalBackend
+from memvault.errors import InvalidArgumentError, StoreBusyError, StoreClosedError
 from memvault.namespace import Namespace
-
-NEVER = 1e18
-"""``mv.expires`` of items that never expire (about 31.7 billion years from 1970)."""
 
 DEFAULT_COLLECTION = "memvault"
 PATH_ENV = "MEMVAULT_PATH"
-_PAGE = 5000
+LOCK_TIMEOUT = 120.0
+"""Seconds a process waits for another that holds a store folder's Chroma index (writing a
+batch, or opening the folder) before :class:`~memvault.errors.StoreBusyError`."""
 
 
 def default_path() -> Path:
@@ -56,264 +55,205 @@ def default_path() -> Path:
     return user_data_path("memvault")
 
 
-def _field_value(value: Any) -> Any:
-    """A value field as Chroma stores it: numbers as float (int and float compare alike)."""
-    if isinstance(value, (bool, str)):
-        return value
-    return float(value)
+def _settings() -> Any:
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False)
 
 
-def _metadata(record: Record) -> dict[str, Any]:
-    fields = {
-        name: _field_value(value)
-        for name, value in record.value.items()
-        if name != "text" and isinstance(value, (str, int, float, bool))
-    }
-    whole = {
-        "ns": list(record.namespace),
-        "key": record.key,
-        "created": record.created_at,
-        "updated": record.updated_at,
-        "value": record.value,
-    }
-    metadata: dict[str, Any] = {
-        "mv.record": json.dumps(whole, ensure_ascii=False),
-        "mv.expires": NEVER if record.expires_at is None else record.expires_at,
-    }
-    metadata.update(
-        {
-            f"mv.ns.{depth}": json.dumps(list(record.namespace[:depth]), ensure_ascii=False)
-            for depth in range(1, len(record.namespace) + 1)
-        }
-    )
-    metadata.update({f"u.{name}": value for name, value in fields.items()})
-    metadata.update({f"h.{name}": True for name in fields})
-    return metadata
+class _Folder:
+    """One process's embedded Chroma client for a folder, shared by every index on it, with
+    the folder's file lock. Reopening the client (after another process wrote) must restart
+    Chroma's in-process state for the folder, which every index on it then sees."""
+
+    _open: dict[Path, _Folder] = {}
+    _registry_lock = threading.Lock()
+
+    def __init__(self, folder: Path) -> None:
+        from filelock import FileLock
+
+        self.folder = folder
+        self.file_lock = FileLock(str(folder / "memvault.lock"))
+        self.thread_lock = threading.RLock()
+        self.users = 0
+        self.version = 0
+        self.loaded: dict[str, int] = {}
+        self.client: Any = None
+
+    @classmethod
+    def acquire(cls, folder: Path) -> _Folder:
+        with cls._registry_lock:
+            handle = cls._open.get(folder)
+            if handle is None:
+                handle = cls._open[folder] = _Folder(folder)
+            handle.users += 1
+            return handle
+
+    def release(self) -> None:
+        with self._registry_lock:
+            self.users -= 1
+            if self.users == 0:
+                del self._open[self.folder]
+                with self.thread_lock:
+                    if self.client is not None:
+                        self.client.close()
+                        self.client = None
+
+    @contextlib.contextmanager
+    def locked(self, *, wait: bool = True) -> Iterator[bool]:
+        """Hold the folder against other threads and processes."""
+        from filelock import Timeout
+
+        with self.thread_lock:
+            try:
+                self.file_lock.acquire(timeout=LOCK_TIMEOUT if wait else 0)
+            except Timeout:
+                if not wait:
+                    yield False
+                    return
+                raise StoreBusyError(
+                    f"another process held the store folder {self.folder} for "
+                    f"{LOCK_TIMEOUT:.0f} s (writing its vector index); retry, or stop it"
+                ) from None
+            try:
+                if self.client is None:
+                    import chromadb
+
+                    self.client = chromadb.PersistentClient(
+                        path=str(self.folder), settings=_settings()
+                    )
+                yield True
+            finally:
+                self.file_lock.release()
+
+    def reload(self) -> None:
+        """Reopen the client, so that it reads what other processes wrote (hold the lock)."""
+        import chromadb
+
+        self.client.close()
+        self.client = chromadb.PersistentClient(path=str(self.folder), settings=_settings())
+        self.version += 1
+        self.loaded.clear()
 
 
-def _record(metadata: dict[str, Any]) -> Record:
-    expires = metadata["mv.expires"]
-    whole = json.loads(metadata["mv.record"])
-    return Record(
-        namespace=tuple(whole["ns"]),
-        key=whole["key"],
-        value=whole["value"],
-        created_at=whole["created"],
-        updated_at=whole["updated"],
-        expires_at=None if expires >= NEVER else expires,
-    )
-
-
-def _by_type(values: list[Any]) -> list[list[Any]]:
-    """Split an ``$in`` list into one-type lists, as Chroma requires (numbers as float)."""
-    groups: dict[type, list[Any]] = {}
-    for value in values:
-        stored = _field_value(value)
-        groups.setdefault(type(stored), []).append(stored)
-    return list(groups.values())
-
-
-def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
-    name = f"u.{field}"
-    exists = {f"h.{field}": True}
-    if operator in ("$in", "$nin"):
-        groups = [{name: {operator: group}} for group in _by_type(operand)]
-        if operator == "$in":
-            return groups[0] if len(groups) == 1 else {"$or": groups}
-        return {"$and": [exists, *groups]}
-    if operator == "$ne":
-        return {"$and": [exists, {name: {"$ne": _field_value(operand)}}]}
-    return {name: {operator: _field_value(operand)}}
-
-
-def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
-    """The Chroma ``where`` for a namespace prefix, filter clauses and liveness at ``now``."""
-    parts: list[dict[str, Any]] = []
-    if prefix:
-        parts.append({f"mv.ns.{len(prefix)}": json.dumps(list(prefix), ensure_ascii=False)})
-    if now is not None:
-        parts.append({"mv.expires": {"$gt": now}})
-    parts.extend(_clause(*clause) for clause in clauses)
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else {"$and": parts}
-
-
-def _nearest_where(
-    prefix: Namespace, clauses: Clauses, now: float
-) -> tuple[dict[str, Any] | None, bool]:
-    """The ``where`` of a nearest-neighbour query, and whether it left liveness out.
-
-    With a namespace prefix and no filter, liveness is left out: a clause that nearly every
-    record matches makes Chroma materialise them all. The caller checks liveness on the hits.
-    """
-    if prefix and not clauses:
-        return where(prefix, [], None), True
-    return where(prefix, clauses, now), False
-
-
-class ChromaBackend:
-    """Stores memories in a Chroma collection.
+class ChromaIndex:
+    """A :class:`~memvault.backends.base.VectorIndex` on a Chroma collection.
 
     Args:
-        path: Folder of an embedded ``chromadb.PersistentClient`` (created if missing);
-            default :func:`default_path`. Ignored when ``client`` is given.
-        client: Any chromadb client, e.g. ``chromadb.HttpClient(host=..., port=...)`` for a
-            Chroma server shared by several machines.
-        collection: Collection name (3-512 characters); one store per collection.
-        shared: Whether other processes or machines write the collection too. Then the store
-            reads every record from Chroma and searches densely (its lexical index would only
-            know this process's writes). Default: True for a client that talks to a server,
-            False for an embedded one.
-
-    Telemetry of the embedded client is off.
-
-    Raises:
-        InvalidArgumentError: If ``path`` is an existing file rather than a folder.
+        folder: Folder of an embedded ``PersistentClient`` (shared with other processes under
+            a file lock), or ``None`` with ``client``.
+        client: A Chroma client used by this process alone (e.g. ``EphemeralClient``), instead
+            of ``folder``.
+        collection: Collection name (3-512 characters).
     """
 
     def __init__(
         self,
-        path: str | Path | None = None,
+        folder: Path | None = None,
         *,
         client: Any = None,
         collection: str = DEFAULT_COLLECTION,
-        shared: bool | None = None,
     ) -> None:
-        import chromadb
-        from chromadb.config import Settings
+        self.name = collection
+        self._folder = _Folder.acquire(folder) if folder is not None else None
+        self._client = client
+        self._lock = threading.RLock()
+        self._collection: Any = None
+        self._version = -1
+        self._closed = False
 
-        if client is None:
-            folder = Path(path).expanduser() if path is not None else default_path()
-            if folder.exists() and not folder.is_dir():
-                raise InvalidArgumentError(
-                    f"store path {folder} is a file; give a folder (it is created if missing)"
-                )
-            folder.mkdir(parents=True, exist_ok=True)
-            client = chromadb.PersistentClient(
-                path=str(folder), settings=Settings(anonymized_telemetry=False)
+    def _current(self) -> Any:
+        """The collection, fetched again after the folder's client was reopened."""
+        if self._closed:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        version = self._folder.version if self._folder is not None else 0
+        if self._collection is None or version != self._version:
+            client = self._folder.client if self._folder is not None else self._client
+            self._collection = client.get_or_create_collection(
+                self.name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
             )
-            self.path: Path | None = folder
-        else:
-            self.path = None
-        self.client = client
-        if shared is None:
-            shared = "rust" not in client.get_settings().chroma_api_impl.lower()
-        self.shared = shared
-        self.collection = client.get_or_create_collection(
-            collection, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
-        )
-        self.max_batch = int(client.get_max_batch_size())
+            self._version = version
+            self.max_batch = int(client.get_max_batch_size())
+        return self._collection
 
-    @property
-    def lexical_path(self) -> Path | None:
-        """Where the store keeps its lexical index for this collection.
+    @contextlib.contextmanager
+    def hold(self, current: Callable[[], int], *, write: bool, wait: bool = True) -> Iterator[bool]:
+        """Lock the folder (or, with a client of this process, the index) and reload the
+        client if another process applied a batch since it was loaded."""
+        del write  # one lock serves readers and writers alike: filelock is exclusive
+        if self._folder is None:
+            with self._lock:
+                yield True
+            return
+        with self._folder.locked(wait=wait) as held:
+            if not held:
+                yield False
+                return
+            generation = current()
+            loaded = self._folder.loaded.get(self.name)
+            if loaded is not None and loaded != generation:
+                self._folder.reload()
+            self._folder.loaded[self.name] = generation
+            yield True
 
-        A SQLite file in the Chroma folder, or None (kept in memory) for a client passed in.
-        """
-        if self.path is None:
-            return None
-        return self.path / f"{self.collection.name}.lexical.sqlite3"
+    def opening(self) -> contextlib.AbstractContextManager[bool]:
+        """Hold the folder while a store opens (creating files may race)."""
+        if self._folder is None:
+            return contextlib.nullcontext(True)
+        return self._folder.locked()
 
-    def upsert(self, records: Sequence[Record], embeddings: Sequence[Sequence[float]]) -> None:
-        """Insert or replace records by id, in batches of the client's ``max_batch_size``.
+    def loaded_at(self, generation: int) -> None:
+        """Record that the client in use reflects ``generation`` (hold the lock)."""
+        if self._folder is not None:
+            self._folder.loaded[self.name] = generation
 
-        Reads the records being replaced back from Chroma first (see :meth:`replace`).
-        """
-        previous = self.get([r.id for r in records])
-        self.replace(records, embeddings, previous)
+    def generation(self) -> int:
+        """The generation of the last batch applied (collection metadata ``mv.generation``)."""
+        metadata = self._current().metadata or {}
+        return int(metadata.get("mv.generation", 0))
 
-    def replace(
+    def apply(
         self,
         records: Sequence[Record],
         embeddings: Sequence[Sequence[float]],
-        previous: Sequence[Record | None],
-    ) -> None:
-        """Upsert records whose previous versions the caller already knows, sparing a read.
-
-        Chroma merges the metadata of an upsert into the existing record's, so metadata keys
-        the previous version had and the new one lacks are set to None, which removes them.
-        memvault's store calls this with the previous records from its lexical index.
-
-        Args:
-            records: The records to write.
-            embeddings: Shape ``(len(records), dim)``.
-            previous: For each record, the version it replaces, or None if its id is new.
-        """
-        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
-        for start in range(0, len(records), self.max_batch):
-            chunk = records[start : start + self.max_batch]
-            metadatas = [_metadata(r) for r in chunk]
-            for metadata, old in zip(metadatas, previous[start : start + len(chunk)]):
-                if old is not None:
-                    for name in _metadata(old).keys() - metadata.keys():
-                        metadata[name] = None
-            self.collection.upsert(
-                ids=[r.id for r in chunk],
-                embeddings=vectors[start : start + len(chunk)],
-                metadatas=metadatas,
-            )
-
-    def get(self, ids: Sequence[str]) -> list[Record | None]:
-        """Records by id (expired ones included), ``None`` where absent."""
-        found: dict[str, Record] = {}
-        for start in range(0, len(ids), self.max_batch):
-            got = self.collection.get(
-                ids=list(ids[start : start + self.max_batch]), include=["metadatas"]
-            )
-            found.update({i: _record(m) for i, m in zip(got["ids"], got["metadatas"])})
-        return [found.get(i) for i in ids]
-
-    def embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
-        """The stored embeddings by id, each of shape ``(dim,)``, ``None`` where absent."""
-        found: dict[str, list[float]] = {}
-        for start in range(0, len(ids), self.max_batch):
-            got = self.collection.get(
-                ids=list(ids[start : start + self.max_batch]), include=["embeddings"]
-            )
-            found.update(
-                {
-                    i: np.asarray(e, dtype=np.float32).tolist()
-                    for i, e in zip(got["ids"], got["embeddings"])
-                }
-            )
-        return [found.get(i) for i in ids]
-
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id; absent ids are ignored."""
-        for start in range(0, len(ids), self.max_batch):
-            self.collection.delete(ids=list(ids[start : start + self.max_batch]))
-
-    def query(
-        self,
-        prefix: Namespace,
+        deleted: Sequence[str],
         *,
-        embedding: Sequence[float] | None,
-        clauses: Clauses,
-        now: float,
-        limit: int,
-        offset: int = 0,
-    ) -> list[tuple[Record, float | None]]:
-        """Live matching records, nearest first or most recently updated first.
-
-        With an embedding the score is ``1 - cosine distance``; without, it is None.
-
-        Every nearest-neighbour query carries a ``where``, which makes Chroma search exactly.
-        With a namespace prefix and no filter it first runs on the prefix alone (a liveness
-        clause that nearly every record matches makes Chroma materialise them all); only if an
-        expired record came back does it run again with liveness inside the query, so ``limit``
-        live hits still come back when they exist.
-        """
-        if embedding is None:
-            records = list(self._pages(where(prefix, clauses, now)))
-            records.sort(key=lambda r: (-r.updated_at, r.id))
-            return [(r, None) for r in records[offset : offset + limit]]
-        vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
-        condition, narrowed = _nearest_where(prefix, clauses, now)
-        hits = self._nearest(vector, condition, offset + limit)
-        if narrowed and any(not record.live(now) for record, _ in hits):
-            hits = self._nearest(vector, where(prefix, clauses, now), offset + limit)
-        return hits[offset:]
+        generation: int,
+    ) -> dict[str, str]:
+        """Replace records (deleted first: an upsert would merge stale metadata keys), delete
+        ids, and record ``generation``; a batch Chroma refuses is retried one record at a
+        time, and the records it still refuses are returned with the reason."""
+        collection = self._current()
+        refused: dict[str, str] = {}
+        ids = [r.id for r in records]
+        for start in range(0, len(ids) + len(deleted), self.max_batch):
+            collection.delete(ids=[*ids, *deleted][start : start + self.max_batch])
+        vectors = (
+            np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1) if records else None
+        )
+        for start in range(0, len(records), self.max_batch):
+            assert vectors is not None
+            chunk = list(records[start : start + self.max_batch])
+            try:
+                collection.add(
+                    ids=[r.id for r in chunk],
+                    embeddings=vectors[start : start + len(chunk)],
+                    metadatas=[metadata_of(r) for r in chunk],
+                )
+            except Exception:  # noqa: BLE001 - find the records Chroma refuses
+                for offset, record in enumerate(chunk):
+                    try:
+                        collection.add(
+                            ids=[record.id],
+                            embeddings=vectors[start + offset : start + offset + 1],
+                            metadatas=[metadata_of(record)],
+                        )
+                    except Exception as error:  # noqa: BLE001
+                        refused[record.id] = f"{type(error).__name__}: {error}"
+        metadata = {k: v for k, v in (collection.metadata or {}).items() if k.startswith("mv.")}
+        collection.modify(metadata={**metadata, "mv.generation": generation})
+        self.loaded_at(generation)
+        return refused
 
     def nearest(
         self,
@@ -323,28 +263,15 @@ class ChromaBackend:
         clauses: Clauses,
         now: float,
         limit: int,
-    ) -> list[tuple[str, float]]:
-        """Ids of the records nearest to ``embedding``, liveness NOT applied, with scores.
-
-        For callers that hold the records themselves, as memvault's store does in its lexical
-        index: fetching only ids and distances from Chroma is much cheaper than its metadata.
-        The caller must check liveness and fall back to :meth:`query` if an id has expired.
-
-        Args:
-            prefix: Namespace prefix; ``()`` covers all. Liveness is applied after all when
-                there is no prefix (a ``where`` keeps Chroma's search exact) or a filter.
-            embedding: Shape ``(dim,)``.
-            clauses: Filter clauses, applied inside the query.
-            now: Unix seconds, for the liveness clause (see ``prefix``).
-            limit: Most ids to return.
-
-        Returns:
-            ``(id, 1 - cosine distance)`` pairs, most similar first, ties by id.
-        """
-        condition, _ = _nearest_where(prefix, clauses, now)
-        found = self.collection.query(
+    ) -> Ranked:
+        """Ids nearest to ``embedding`` with ``1 - cosine distance``; with a prefix and no
+        filter, liveness is left to the caller (a clause nearly every record matches makes
+        Chroma materialise them all)."""
+        collection = self._current()
+        condition, _ = nearest_where(prefix, clauses, now)
+        found = collection.query(
             query_embeddings=np.asarray(embedding, dtype=np.float32).reshape(1, -1),
-            n_results=limit,
+            n_results=max(1, min(limit, collection.count() or 1)),
             where=condition,
             include=["distances"],
         )
@@ -352,45 +279,81 @@ class ChromaBackend:
         hits.sort(key=lambda hit: (-hit[1], hit[0]))
         return hits
 
-    def _nearest(
-        self, vector: np.ndarray, condition: dict[str, Any] | None, n: int
-    ) -> list[tuple[Record, float | None]]:
-        found = self.collection.query(
-            query_embeddings=vector,
-            n_results=n,
-            where=condition,
-            include=["metadatas", "distances"],
-        )
-        hits = [(_record(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])]
-        hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
-        return hits
+    def count(self) -> int:
+        """How many records the collection holds."""
+        return int(self._current().count())
 
-    def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
+    def records(self) -> Iterator[tuple[Record, list[float]]]:
+        """Every record (from ``mv.record``) with its embedding, a page at a time."""
+        collection = self._current()
         offset = 0
         while True:
-            page = self.collection.get(
-                where=condition, limit=_PAGE, offset=offset, include=["metadatas"]
-            )
-            yield from (_record(m) for m in page["metadatas"])
-            if len(page["ids"]) < _PAGE:
+            page = collection.get(limit=PAGE, offset=offset, include=["metadatas", "embeddings"])
+            for metadata, embedding in zip(page["metadatas"], page["embeddings"]):
+                yield record_of(metadata), np.asarray(embedding, dtype=np.float32).tolist()
+            if len(page["ids"]) < PAGE:
                 return
-            offset += _PAGE
-
-    def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
-        """Every record under ``prefix``; expired ones too if ``now`` is None."""
-        return self._pages(where(prefix, [], now))
-
-    def get_info(self) -> dict[str, Any] | None:
-        """The recorded settings (collection metadata without Chroma's own keys), or None."""
-        metadata = self.collection.metadata or {}
-        info = {k[3:]: v for k, v in metadata.items() if k.startswith("mv.")}
-        return info or None
-
-    def set_info(self, info: dict[str, Any]) -> None:
-        """Record settings in the collection metadata (str, int, float or bool values)."""
-        self.collection.modify(metadata={f"mv.{k}": v for k, v in info.items()})
+            offset += PAGE
 
     def close(self) -> None:
-        """Close the embedded client this backend opened; a client passed in stays open."""
-        if self.path is not None:
-            self.client.close()
+        """Release this process's share of the folder's client."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._folder is not None:
+            self._folder.release()
+
+
+class ChromaBackend(LocalBackend):
+    """The default backend: a store folder holding a SQLite record file (the system of record)
+    and an embedded Chroma collection (its vector index); see the module docstring.
+
+    Args:
+        path: The store folder (created if missing); default :func:`default_path`.
+        client: Instead of a folder, a Chroma client that this process alone uses (e.g.
+            ``chromadb.EphemeralClient()``); the record file is then kept in memory. For a
+            Chroma server shared by machines use :class:`~memvault.ChromaServerBackend`.
+        collection: Collection name (3-512 characters); one store per collection.
+        exact_scope: Scopes of up to this many live records are ranked exactly from the
+            record file (see :data:`~memvault.backends.local.EXACT_SCOPE`).
+        drain_at: Outbox size at which a write applies it to the Chroma index (see
+            :data:`~memvault.backends.local.DRAIN_AT`).
+
+    Raises:
+        InvalidArgumentError: If ``path`` is a file, or both ``path`` and ``client`` are given.
+        StoreBusyError: If another process holds the folder past the lock timeout.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        client: Any = None,
+        collection: str = DEFAULT_COLLECTION,
+        exact_scope: int = EXACT_SCOPE,
+        drain_at: int = DRAIN_AT,
+    ) -> None:
+        if client is not None and path is not None:
+            raise InvalidArgumentError("give ChromaBackend a path or a client, not both")
+        folder: Path | None = None
+        if client is None:
+            folder = Path(path).expanduser() if path is not None else default_path()
+            if folder.exists() and not folder.is_dir():
+                raise InvalidArgumentError(
+                    f"store path {folder} is a file; give a folder (it is created if missing)"
+                )
+            folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder
+        index = ChromaIndex(folder, client=client, collection=collection)
+        try:
+            with index.opening():
+                super().__init__(
+                    folder / f"{collection}.records.sqlite3" if folder is not None else None,
+                    index,
+                    exact_scope=exact_scope,
+                    drain_at=drain_at,
+                )
+                index.loaded_at(self.records.generation())
+        except BaseException:
+            index.close()
+            raise

@@ -1,0 +1,130 @@
+"""How records map to Chroma: metadata, ``where`` clauses, and back.
+
+Each record's Chroma metadata holds:
+
+- ``mv.record``: the record as JSON (namespace, key, created and updated times in Unix
+  seconds, the whole value), so it round-trips exactly; one key instead of one per part,
+  since Chroma's write cost grows with the number of metadata keys;
+- ``mv.ns.1``, ``mv.ns.2``, ...: the JSON array of the namespace's first 1, 2, ... segments,
+  so a namespace prefix is one selective ``$eq``;
+- ``mv.expires`` (Unix seconds; "never" is stored as :data:`NEVER` so that liveness is one
+  ``$gt`` clause inside the query);
+- ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``h.<field>``
+  (``True``), which filters use to test that the field exists: Chroma's ``$ne``/``$nin``
+  otherwise match records that lack it. (A list of field names with ``$contains`` would do too,
+  but Chroma 1.5.9 leaves array metadata behind when a collection is deleted, and a new
+  collection's records inherit it.)
+
+Used by the embedded index (:mod:`memvault.backends.chroma`) and the server backend
+(:mod:`memvault.backends.chroma_server`) alike.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memvault.backends.base import Clauses, Record
+from memvault.namespace import Namespace
+
+NEVER = 1e18
+"""``mv.expires`` of items that never expire (about 31.7 billion years from 1970)."""
+
+PAGE = 5000
+"""Records per ``collection.get`` page."""
+
+
+def _field_value(value: Any) -> Any:
+    """A value field as Chroma stores it: numbers as float (int and float compare alike)."""
+    if isinstance(value, (bool, str)):
+        return value
+    return float(value)
+
+
+def metadata_of(record: Record) -> dict[str, Any]:
+    fields = {
+        name: _field_value(value)
+        for name, value in record.value.items()
+        if name != "text" and isinstance(value, (str, int, float, bool))
+    }
+    whole = {
+        "ns": list(record.namespace),
+        "key": record.key,
+        "created": record.created_at,
+        "updated": record.updated_at,
+        "value": record.value,
+    }
+    metadata: dict[str, Any] = {
+        "mv.record": json.dumps(whole, ensure_ascii=False),
+        "mv.expires": NEVER if record.expires_at is None else record.expires_at,
+    }
+    metadata.update(
+        {
+            f"mv.ns.{depth}": json.dumps(list(record.namespace[:depth]), ensure_ascii=False)
+            for depth in range(1, len(record.namespace) + 1)
+        }
+    )
+    metadata.update({f"u.{name}": value for name, value in fields.items()})
+    metadata.update({f"h.{name}": True for name in fields})
+    return metadata
+
+
+def record_of(metadata: dict[str, Any]) -> Record:
+    expires = metadata["mv.expires"]
+    whole = json.loads(metadata["mv.record"])
+    return Record(
+        namespace=tuple(whole["ns"]),
+        key=whole["key"],
+        value=whole["value"],
+        created_at=whole["created"],
+        updated_at=whole["updated"],
+        expires_at=None if expires >= NEVER else expires,
+    )
+
+
+def _by_type(values: list[Any]) -> list[list[Any]]:
+    """Split an ``$in`` list into one-type lists, as Chroma requires (numbers as float)."""
+    groups: dict[type, list[Any]] = {}
+    for value in values:
+        stored = _field_value(value)
+        groups.setdefault(type(stored), []).append(stored)
+    return list(groups.values())
+
+
+def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
+    name = f"u.{field}"
+    exists = {f"h.{field}": True}
+    if operator in ("$in", "$nin"):
+        groups = [{name: {operator: group}} for group in _by_type(operand)]
+        if operator == "$in":
+            return groups[0] if len(groups) == 1 else {"$or": groups}
+        return {"$and": [exists, *groups]}
+    if operator == "$ne":
+        return {"$and": [exists, {name: {"$ne": _field_value(operand)}}]}
+    return {name: {operator: _field_value(operand)}}
+
+
+def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
+    """The Chroma ``where`` for a namespace prefix, filter clauses and liveness at ``now``."""
+    parts: list[dict[str, Any]] = []
+    if prefix:
+        parts.append({f"mv.ns.{len(prefix)}": json.dumps(list(prefix), ensure_ascii=False)})
+    if now is not None:
+        parts.append({"mv.expires": {"$gt": now}})
+    parts.extend(_clause(*clause) for clause in clauses)
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else {"$and": parts}
+
+
+def nearest_where(
+    prefix: Namespace, clauses: Clauses, now: float
+) -> tuple[dict[str, Any] | None, bool]:
+    """The ``where`` of a nearest-neighbour query, and whether it left liveness out.
+
+    With a namespace prefix and no filter, liveness is left out: a clause that nearly every
+    record matches makes Chroma materialise them all. The caller checks liveness on the hits.
+    """
+    if prefix and not clauses:
+        return where(prefix, [], None), True
+    return where(prefix, clauses, now), False

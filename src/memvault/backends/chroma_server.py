@@ -1,0 +1,253 @@
+"""The shared topology: a Chroma server that several machines read and write.
+
+The server's collection is the system of record: each record lives in its metadata
+(``mv.record``, see :mod:`memvault.backends.chroma_schema`) beside its embedding, and every
+read goes to the server, so a store sees what other machines wrote as soon as the server has
+it. There is no BM25 index on a server (it would be a file on one machine), so the only search
+mode is ``"dense"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from memvault.backends.base import Clauses, Ranked, Record, SearchMode
+from memvault.backends.chroma import DEFAULT_COLLECTION
+from memvault.backends.chroma_schema import PAGE, metadata_of, nearest_where, record_of, where
+from memvault.errors import (
+    BackendError,
+    BackendUnavailableError,
+    InvalidArgumentError,
+    MemvaultError,
+    StoreClosedError,
+)
+from memvault.namespace import Namespace
+
+
+class ChromaServerBackend:
+    """Memories in a collection of a Chroma server shared by machines (dense search only).
+
+    Args:
+        client: A Chroma client of the server, e.g. ``chromadb.HttpClient(host=..., port=...)``
+            (any client works, e.g. ``EphemeralClient`` as an offline stand-in); or leave it
+            out and give ``host``.
+        host: The server's host name, for a client made here.
+        port: The server's port.
+        collection: Collection name (3-512 characters); one store per collection.
+
+    Reading the version an upsert replaces and writing the new one are two requests: two
+    machines writing one key at once may both keep their own ``created_at``; the last write
+    wins.
+
+    Raises:
+        BackendUnavailableError: If the server cannot be reached (names host and port).
+        InvalidArgumentError: If neither or both of ``client`` and ``host`` are given.
+    """
+
+    search_modes: tuple[SearchMode, ...] = ("dense",)
+
+    def __init__(
+        self,
+        client: Any = None,
+        *,
+        host: str | None = None,
+        port: int = 8000,
+        collection: str = DEFAULT_COLLECTION,
+    ) -> None:
+        self._closed = False
+        if (client is None) == (host is None):
+            raise InvalidArgumentError(
+                "give ChromaServerBackend a client, or a host (and port), not both"
+            )
+        self.address = f"{host}:{port}" if host is not None else "the server of the client given"
+        with self._translated():
+            if client is None:
+                import chromadb
+                from chromadb.config import Settings
+
+                client = chromadb.HttpClient(
+                    host=host, port=port, settings=Settings(anonymized_telemetry=False)
+                )
+            self.client = client
+            self.collection = client.get_or_create_collection(
+                collection, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+            )
+            self.max_batch = int(client.get_max_batch_size())
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Errors of the client (httpx, Chroma) leave as memvault's, with the cause chained."""
+        if self._closed:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        try:
+            yield
+        except MemvaultError:
+            raise
+        except Exception as error:
+            import httpx
+
+            unreachable = isinstance(error, (httpx.TransportError, ConnectionError)) or (
+                "could not connect" in str(error).lower()
+            )
+            if unreachable:
+                raise BackendUnavailableError(
+                    f"the Chroma server at {self.address} cannot be reached ({error}); start "
+                    "it, or check the host and port"
+                ) from error
+            raise BackendError(
+                f"the Chroma server at {self.address} refused the operation: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+    def upsert(
+        self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
+    ) -> list[Record]:
+        """Insert or replace records, keeping ``created_at`` of live replaced versions."""
+        previous = self.get([r.id for r in records])
+        stored = [
+            Record(
+                namespace=r.namespace,
+                key=r.key,
+                value=r.value,
+                created_at=old.created_at if old is not None and old.live(now) else r.created_at,
+                updated_at=r.updated_at,
+                expires_at=r.expires_at,
+            )
+            for r, old in zip(records, previous)
+        ]
+        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
+        with self._translated():
+            for start in range(0, len(stored), self.max_batch):
+                chunk = stored[start : start + self.max_batch]
+                metadatas = [metadata_of(r) for r in chunk]
+                # Chroma merges an upsert's metadata into the old one: unset the keys the
+                # previous version had and this one lacks.
+                for metadata, old in zip(metadatas, previous[start : start + len(chunk)]):
+                    if old is not None:
+                        for name in metadata_of(old).keys() - metadata.keys():
+                            metadata[name] = None
+                self.collection.upsert(
+                    ids=[r.id for r in chunk],
+                    embeddings=vectors[start : start + len(chunk)],
+                    metadatas=metadatas,
+                )
+        return stored
+
+    def get(self, ids: Sequence[str]) -> list[Record | None]:
+        """Records by id (expired ones included), ``None`` where absent."""
+        found: dict[str, Record] = {}
+        with self._translated():
+            for start in range(0, len(ids), self.max_batch):
+                got = self.collection.get(
+                    ids=list(ids[start : start + self.max_batch]), include=["metadatas"]
+                )
+                found.update({i: record_of(m) for i, m in zip(got["ids"], got["metadatas"])})
+        return [found.get(i) for i in ids]
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete records by id; absent ids are ignored."""
+        with self._translated():
+            for start in range(0, len(ids), self.max_batch):
+                self.collection.delete(ids=list(ids[start : start + self.max_batch]))
+
+    def recent(
+        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+    ) -> list[Record]:
+        """Live matching records, most recently updated first, ties by id."""
+        records = list(self._pages(where(prefix, clauses, now)))
+        records.sort(key=lambda r: (-r.updated_at, r.id))
+        return records[offset : offset + limit]
+
+    def dense(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Sequence[float],
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Ranked:
+        """Ids of the live matching records nearest to ``embedding``, ``1 - cosine distance``.
+
+        With a namespace prefix and no filter the query first runs on the prefix alone (a
+        liveness clause that nearly every record matches makes Chroma materialise them all);
+        only if an expired record came back does it run again with liveness inside.
+        """
+        vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
+        condition, narrowed = nearest_where(prefix, clauses, now)
+        hits = self._nearest(vector, condition, limit)
+        if narrowed and any(not record.live(now) for record, _ in hits):
+            hits = self._nearest(vector, where(prefix, clauses, now), limit)
+        return [(record.id, score) for record, score in hits]
+
+    def _nearest(
+        self, vector: np.ndarray, condition: dict[str, Any] | None, n: int
+    ) -> list[tuple[Record, float]]:
+        with self._translated():
+            found = self.collection.query(
+                query_embeddings=vector,
+                n_results=n,
+                where=condition,
+                include=["metadatas", "distances"],
+            )
+        hits = [
+            (record_of(m), 1.0 - d) for m, d in zip(found["metadatas"][0], found["distances"][0])
+        ]
+        hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
+        return hits
+
+    def lexical(
+        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+    ) -> Ranked:
+        """Not served: a Chroma server keeps no BM25 index (see :attr:`search_modes`)."""
+        raise InvalidArgumentError(
+            "a Chroma server keeps no lexical (BM25) index; search with mode='dense'"
+        )
+
+    def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
+        offset = 0
+        while True:
+            with self._translated():
+                page = self.collection.get(
+                    where=condition, limit=PAGE, offset=offset, include=["metadatas"]
+                )
+            yield from (record_of(m) for m in page["metadatas"])
+            if len(page["ids"]) < PAGE:
+                return
+            offset += PAGE
+
+    def count(self, prefix: Namespace, *, now: float) -> int:
+        """How many live records lie under ``prefix``."""
+        return sum(1 for _ in self._pages(where(prefix, [], now)))
+
+    def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
+        """The distinct namespaces of live records under ``prefix``."""
+        return list({r.namespace for r in self._pages(where(prefix, [], now))})
+
+    def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
+        """Every record under ``prefix``; expired ones too if ``now`` is None."""
+        return self._pages(where(prefix, [], now))
+
+    def get_info(self) -> dict[str, Any] | None:
+        """The store's settings, from the collection metadata (``mv.info``), or None."""
+        with self._translated():
+            metadata = self.client.get_collection(self.collection.name).metadata or {}
+        if "mv.info" in metadata:
+            return json.loads(metadata["mv.info"])
+        if "mv.embedder" in metadata:  # written by memvault before the info was one JSON key
+            return {"embedder": metadata["mv.embedder"], "dim": metadata.get("mv.dim")}
+        return None
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Record the store's settings in the collection metadata."""
+        with self._translated():
+            self.collection.modify(metadata={"mv.info": json.dumps(info)})
+
+    def close(self) -> None:
+        """Forget the client (a client passed in stays open for its owner)."""
+        self._closed = True

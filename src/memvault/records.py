@@ -1,0 +1,710 @@
+"""The record file: a local store's system of record, on SQLite.
+
+One SQLite database holds, per record: its id, namespace, key, value (JSON), times, and its
+embedding (float32, unit length); an FTS5 index of its text for BM25 search (Robertson et al.,
+TREC-3, 1994; FTS5's ``bm25()``, Porter-stemmed, accent-folded ``unicode61`` words); a table of
+namespaces with their item counts; an **outbox** of the ids whose change the vector index has
+not applied yet; a **quarantine** of ids the vector index refused; and ``meta`` (the store's
+settings and the index generation).
+
+Every write is one SQLite transaction (``BEGIN IMMEDIATE``, WAL journal): records, FTS rows,
+namespace counts and outbox rows land together or not at all, across threads, processes and
+crashes. Reading the version a write replaces happens inside that transaction, so two writers
+of one key never interleave. See ``docs/architecture.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memvault.backends.base import Clauses, Ranked, Record
+from memvault.errors import StoreBusyError, StoreDamagedError
+from memvault.filters import matches
+from memvault.lexical import indexed_text, match_query
+from memvault.namespace import Namespace
+
+SCHEMA_VERSION = "2"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    ns TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    expires REAL,
+    vector BLOB
+);
+CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
+CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(scope, body, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS namespaces (
+    ns TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    lasting INTEGER NOT NULL,
+    expires_max REAL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS quarantine (id TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+DROP TABLE IF EXISTS pending;
+"""
+_COLUMNS = {
+    "items": {
+        "rowid",
+        "id",
+        "ns",
+        "namespace",
+        "key",
+        "value",
+        "created",
+        "updated",
+        "expires",
+        "vector",
+    },
+    "namespaces": {"ns", "namespace", "items", "lasting", "expires_max"},
+    "outbox": {"id", "seq"},
+    "quarantine": {"id", "reason"},
+    "meta": {"name", "value"},
+}
+_CHUNK = 500
+BUSY_TIMEOUT = 60.0
+"""Seconds a write waits for another process's write to the same record file before
+:class:`~memvault.errors.StoreBusyError`."""
+
+
+def _scope_token(prefix: Namespace) -> str:
+    """One word naming a namespace prefix: ``ns`` and a BLAKE2b digest.
+
+    Each record's ``scope`` column holds the word of every prefix of its namespace, so a search
+    asks FTS5 for the prefix and the query words at once and ranks only the records in scope.
+    """
+    digest = hashlib.blake2b(ns_key(prefix).encode(), digest_size=10).hexdigest()
+    return f"ns{digest}"
+
+
+def _scope(namespace: Namespace) -> str:
+    return " ".join(_scope_token(namespace[:depth]) for depth in range(1, len(namespace) + 1))
+
+
+def ns_key(namespace: Namespace) -> str:
+    """A namespace as a string whose prefixes are exactly the namespace's prefixes.
+
+    Each segment is JSON-quoted (which escapes every control character) and closed by the unit
+    separator U+001F, so ``("a",)`` is a string prefix of ``("a", "b")`` but not of ``("ab",)``.
+    """
+    return "".join(json.dumps(segment, ensure_ascii=False) + "\x1f" for segment in namespace)
+
+
+def unit_vectors(embeddings: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """Embeddings as float32 rows of unit length (so a dot product is the cosine similarity).
+
+    Args:
+        embeddings: Shape ``(n, dim)``.
+
+    Returns:
+        Shape ``(n, dim)``; an all-zero row stays zero.
+    """
+    matrix = np.asarray(embeddings, dtype=np.float32)
+    matrix = matrix.reshape(len(matrix), -1)
+    return matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+
+
+def _record(row: Sequence[Any]) -> Record:
+    namespace, key, value, created, updated, expires = row
+    return Record(
+        namespace=tuple(json.loads(namespace)),
+        key=key,
+        value=json.loads(value),
+        created_at=created,
+        updated_at=updated,
+        expires_at=expires,
+    )
+
+
+_RECORD_COLUMNS = "i.namespace, i.key, i.value, i.created, i.updated, i.expires"
+
+
+class RecordFile:
+    """The SQLite system of record of a local store (see the module docstring).
+
+    Thread-safe: one connection, used under a lock. Any number of processes may open one
+    file: SQLite serialises their writes (each waits up to :data:`BUSY_TIMEOUT`), and every
+    read sees every write committed before it.
+
+    Args:
+        path: The SQLite file (created if missing), or ``None`` for a record file in memory.
+
+    Raises:
+        StoreDamagedError: If the file is not a readable memvault record file (not SQLite,
+            truncated, corrupt, a folder, or tables of another schema). The caller may move it
+            aside and rebuild (:class:`~memvault.backends.local.LocalBackend` does).
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(
+                str(self.path) if self.path is not None else ":memory:",
+                check_same_thread=False,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT,
+            )
+        except sqlite3.Error as error:
+            raise StoreDamagedError(f"cannot open the record file {self.path}: {error}") from error
+        try:
+            with self._use():
+                self._open()
+        except StoreDamagedError:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        if self.path is not None:
+            problem = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            if problem != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {problem}")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = NORMAL")
+        with self._transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+        for table, wanted in _COLUMNS.items():
+            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if table == "items":
+                columns.add("rowid")
+            if columns != wanted:
+                raise sqlite3.DatabaseError(
+                    f"table {table} has columns {sorted(columns)}, not memvault's"
+                )
+        schema = self._meta("schema")
+        if schema is not None and schema != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema version {schema}, not {SCHEMA_VERSION}")
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[None]:
+        """Hold the connection; SQLite's errors leave as memvault's."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.OperationalError as error:
+                if "locked" in str(error) or "busy" in str(error):
+                    raise StoreBusyError(
+                        f"the record file {self.path} stayed locked by another process's write "
+                        f"for {BUSY_TIMEOUT:.0f} s; retry, or find the process that holds it"
+                    ) from error
+                raise StoreDamagedError(self._damage(error)) from error
+            except sqlite3.Error as error:
+                raise StoreDamagedError(self._damage(error)) from error
+
+    def _damage(self, error: Exception) -> str:
+        return (
+            f"the record file {self.path} cannot be used ({error}); close every process using "
+            "the store and open it again: a damaged record file is moved aside and rebuilt from "
+            "the vector index"
+        )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def _meta(self, name: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_meta(self, name: str, value: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
+
+    # -- settings and state ---------------------------------------------------------------
+
+    def built(self) -> bool:
+        """Whether the file was filled (created empty for a new store, or rebuilt)."""
+        with self._use():
+            return self._meta("built") is not None
+
+    def mark_built(self, generation: int = 0) -> None:
+        """Record that the file holds the store's records, at index ``generation``."""
+        with self._use(), self._transaction():
+            self._set_meta("built", "1")
+            self._set_meta("schema", SCHEMA_VERSION)
+            self._set_meta("generation", str(generation))
+
+    def info(self) -> dict[str, Any] | None:
+        """The store's settings (see :meth:`set_info`), or None."""
+        with self._use():
+            raw = self._meta("info")
+        return None if raw is None else json.loads(raw)
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Record the store's settings (a JSON object)."""
+        with self._use(), self._transaction():
+            self._set_meta("info", json.dumps(info))
+
+    def generation(self) -> int:
+        """The vector index generation: bumped each time an outbox batch is applied."""
+        with self._use():
+            return int(self._meta("generation") or 0)
+
+    def applied_generation(self) -> int:
+        """The newest generation applied to the vector index, or being applied when a crash
+        came (:meth:`begin_apply`)."""
+        with self._use():
+            return max(int(self._meta("generation") or 0), int(self._meta("applying") or 0))
+
+    def begin_apply(self, generation: int) -> None:
+        """Record that an outbox batch is being applied to the index as ``generation``, so a
+        crash before :meth:`settle` does not make this file look older than the index."""
+        with self._use(), self._transaction():
+            self._set_meta("applying", str(generation))
+
+    def total(self) -> int:
+        """How many records the file holds, expired ones included."""
+        with self._use():
+            return self._db.execute("SELECT count(*) FROM items").fetchone()[0]
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def upsert(self, records: Sequence[Record], vectors: np.ndarray, *, now: float) -> list[Record]:
+        """Write records in one transaction, keeping ``created_at`` of live replaced versions.
+
+        Args:
+            records: Distinct ids.
+            vectors: Unit-length float32 embeddings, shape ``(len(records), dim)``.
+            now: Unix seconds; a replaced version live then lends its ``created_at``.
+
+        Returns:
+            The records as stored.
+        """
+        stored = []
+        with self._use(), self._transaction():
+            seq = self._next_seq()
+            touched: set[str] = set()
+            for record, vector in zip(records, vectors):
+                old = self._db.execute(
+                    "SELECT rowid, ns, created, expires FROM items WHERE id = ?", (record.id,)
+                ).fetchone()
+                if old is not None:
+                    if old[3] is None or old[3] > now:
+                        record = Record(
+                            namespace=record.namespace,
+                            key=record.key,
+                            value=record.value,
+                            created_at=old[2],
+                            updated_at=record.updated_at,
+                            expires_at=record.expires_at,
+                        )
+                    self._db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+                    self._db.execute("DELETE FROM items WHERE rowid = ?", (old[0],))
+                    touched.add(old[1])
+                self._insert(record, vector)
+                touched.add(ns_key(record.namespace))
+                stored.append(record)
+            self._queue([r.id for r in records], seq)
+            self._recount(touched)
+        return stored
+
+    def _insert(self, record: Record, vector: np.ndarray | None) -> None:
+        cursor = self._db.execute(
+            "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
+            "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.id,
+                ns_key(record.namespace),
+                json.dumps(list(record.namespace), ensure_ascii=False),
+                record.key,
+                json.dumps(record.value, ensure_ascii=False),
+                record.created_at,
+                record.updated_at,
+                record.expires_at,
+                None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
+            ),
+        )
+        self._db.execute(
+            "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
+            (cursor.lastrowid, _scope(record.namespace), indexed_text(record.value)),
+        )
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Delete records by id in one transaction; absent ids are ignored."""
+        with self._use(), self._transaction():
+            touched = set()
+            present = []
+            for record_id in ids:
+                row = self._db.execute(
+                    "SELECT rowid, ns FROM items WHERE id = ?", (record_id,)
+                ).fetchone()
+                if row is not None:
+                    self._db.execute("DELETE FROM docs WHERE rowid = ?", row[:1])
+                    self._db.execute("DELETE FROM items WHERE rowid = ?", row[:1])
+                    touched.add(row[1])
+                    present.append(record_id)
+            self._queue(present, self._next_seq())
+            self._recount(touched)
+
+    def _next_seq(self) -> int:
+        seq = int(self._meta("seq") or 0) + 1
+        self._set_meta("seq", str(seq))
+        return seq
+
+    def _queue(self, ids: Sequence[str], seq: int) -> None:
+        """Put ids in the outbox for the vector index (and out of quarantine)."""
+        self._db.executemany("INSERT OR REPLACE INTO outbox VALUES (?, ?)", [(i, seq) for i in ids])
+        self._db.executemany("DELETE FROM quarantine WHERE id = ?", [(i,) for i in ids])
+
+    def _recount(self, ns_keys: Iterable[str]) -> None:
+        """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
+
+        Each row counts a namespace's records, those that never expire (``lasting``) and the
+        latest expiry of the others, so :meth:`namespaces` answers from one small table.
+        """
+        for ns in ns_keys:
+            self._db.execute("DELETE FROM namespaces WHERE ns = ?", (ns,))
+            self._db.execute(
+                "INSERT INTO namespaces SELECT ns, namespace, count(*), "
+                "sum(expires IS NULL), max(expires) FROM items WHERE ns = ? GROUP BY ns",
+                (ns,),
+            )
+
+    def rebuild(self, source: Iterable[tuple[Record, Sequence[float]]], *, generation: int) -> int:
+        """Replace every record with those of ``source`` (e.g. a vector index's copies).
+
+        Args:
+            source: ``(record, embedding)`` pairs.
+            generation: The index generation the source is at.
+
+        Returns:
+            How many records were written.
+        """
+        with self._use(), self._transaction():
+            for table in ("items", "docs", "namespaces", "outbox", "quarantine"):
+                self._db.execute(f"DELETE FROM {table}")
+        count = 0
+        chunk: list[tuple[Record, Sequence[float]]] = []
+        for pair in source:
+            chunk.append(pair)
+            if len(chunk) >= 2000:
+                count += self._append(chunk)
+                chunk = []
+        count += self._append(chunk)
+        self.mark_built(generation)
+        return count
+
+    def _append(self, pairs: list[tuple[Record, Sequence[float]]]) -> int:
+        if not pairs:
+            return 0
+        vectors = unit_vectors([vector for _, vector in pairs])
+        with self._use(), self._transaction():
+            for (record, _), vector in zip(pairs, vectors):
+                self._db.execute("DELETE FROM items WHERE id = ?", (record.id,))
+                self._insert(record, vector)
+            self._recount({ns_key(record.namespace) for record, _ in pairs})
+        return len(pairs)
+
+    # -- the outbox -----------------------------------------------------------------------
+
+    def outbox(self, limit: int) -> list[tuple[str, int]]:
+        """Up to ``limit`` ``(id, seq)`` rows the vector index has not applied, oldest first."""
+        with self._use():
+            return self._db.execute(
+                "SELECT id, seq FROM outbox ORDER BY seq, id LIMIT ?", (limit,)
+            ).fetchall()
+
+    def outbox_size(self) -> int:
+        """How many ids wait in the outbox."""
+        with self._use():
+            return self._db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
+    def unindexed(self, prefix: Namespace) -> set[str]:
+        """Ids under ``prefix`` the vector index does not hold as they are now: in the outbox
+        or in quarantine."""
+        sql = (
+            "SELECT i.id FROM items i WHERE i.id IN "
+            "(SELECT id FROM outbox UNION SELECT id FROM quarantine)"
+        )
+        params: list[Any] = []
+        if prefix:
+            key = ns_key(prefix)
+            sql += " AND i.ns >= ? AND i.ns < ?"
+            params += [key, key + "\U0010ffff"]
+        with self._use():
+            return {row[0] for row in self._db.execute(sql, params)}
+
+    def settle(
+        self, applied: Sequence[tuple[str, int]], refused: dict[str, str], *, generation: int
+    ) -> None:
+        """Clear outbox rows the index applied, quarantine what it refused, set ``generation``.
+
+        A row re-queued by a later write (a higher ``seq``) stays.
+        """
+        with self._use(), self._transaction():
+            self._db.executemany(
+                "DELETE FROM outbox WHERE id = ? AND seq = ?", [tuple(row) for row in applied]
+            )
+            self._db.executemany(
+                "INSERT OR REPLACE INTO quarantine VALUES (?, ?)", list(refused.items())
+            )
+            self._set_meta("generation", str(generation))
+            self._db.execute("DELETE FROM meta WHERE name = 'applying'")
+
+    def quarantined(self) -> dict[str, str]:
+        """Ids the vector index refused, with the reason; they are still searched exactly."""
+        with self._use():
+            return dict(self._db.execute("SELECT id, reason FROM quarantine").fetchall())
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get(self, ids: Sequence[str]) -> list[Record | None]:
+        """Records by id (expired ones included), ``None`` where absent."""
+        found: dict[str, Record] = {}
+        with self._use():
+            for start in range(0, len(ids), _CHUNK):
+                chunk = list(ids[start : start + _CHUNK])
+                rows = self._db.execute(
+                    f"SELECT i.id, {_RECORD_COLUMNS} FROM items i "
+                    f"WHERE i.id IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                found.update((row[0], _record(row[1:])) for row in rows)
+        return [found.get(i) for i in ids]
+
+    def live(self, ids: Sequence[str], *, now: float) -> set[str]:
+        """Which of ``ids`` are records live at ``now`` (Unix seconds)."""
+        found: set[str] = set()
+        with self._use():
+            for start in range(0, len(ids), _CHUNK):
+                chunk = list(ids[start : start + _CHUNK])
+                rows = self._db.execute(
+                    f"SELECT id FROM items WHERE id IN ({','.join('?' * len(chunk))}) "
+                    "AND (expires IS NULL OR expires > ?)",
+                    [*chunk, now],
+                )
+                found.update(row[0] for row in rows)
+        return found
+
+    def vectors(self, ids: Sequence[str]) -> list[np.ndarray | None]:
+        """Stored unit embeddings by id, shape ``(dim,)`` each, ``None`` where absent."""
+        found: dict[str, np.ndarray | None] = {}
+        with self._use():
+            for start in range(0, len(ids), _CHUNK):
+                chunk = list(ids[start : start + _CHUNK])
+                rows = self._db.execute(
+                    f"SELECT id, vector FROM items WHERE id IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                found.update(
+                    (i, None if v is None else np.frombuffer(v, dtype=np.float32)) for i, v in rows
+                )
+        return [found.get(i) for i in ids]
+
+    @staticmethod
+    def _where(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
+        """SQL conditions (on alias ``i``) for liveness at ``now`` and a namespace prefix."""
+        sql = "1" if now is None else "(i.expires IS NULL OR i.expires > ?)"
+        params: list[Any] = [] if now is None else [now]
+        if prefix:
+            key = ns_key(prefix)
+            sql += " AND i.ns >= ? AND i.ns < ?"
+            params += [key, key + "\U0010ffff"]
+        return sql, params
+
+    def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
+        """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
+        condition, params = self._where(prefix, now)
+        last = ""
+        while True:
+            with self._use():
+                rows = self._db.execute(
+                    f"SELECT i.id, {_RECORD_COLUMNS} FROM items i WHERE {condition} "
+                    "AND i.id > ? ORDER BY i.id LIMIT ?",
+                    [*params, last, 2000],
+                ).fetchall()
+            yield from (_record(row[1:]) for row in rows)
+            if len(rows) < 2000:
+                return
+            last = rows[-1][0]
+
+    def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
+        """The distinct namespaces of live records under ``prefix``, in no set order."""
+        sql = "SELECT namespace FROM namespaces WHERE (lasting > 0 OR expires_max > ?)"
+        params: list[Any] = [now]
+        if prefix:
+            key = ns_key(prefix)
+            sql += " AND ns >= ? AND ns < ?"
+            params += [key, key + "\U0010ffff"]
+        with self._use():
+            rows = self._db.execute(sql, params).fetchall()
+        return [tuple(json.loads(row[0])) for row in rows]
+
+    def count(self, prefix: Namespace, *, now: float) -> int:
+        """How many live records lie under ``prefix``."""
+        condition, params = self._where(prefix, now)
+        with self._use():
+            return self._db.execute(
+                f"SELECT count(*) FROM items i WHERE {condition}", params
+            ).fetchone()[0]
+
+    def recent(
+        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+    ) -> list[Record]:
+        """Live records under ``prefix`` matching ``clauses``, most recently updated first,
+        ties by id."""
+        condition, params = self._where(prefix, now)
+        sql = (
+            f"SELECT {_RECORD_COLUMNS} FROM items i WHERE {condition} ORDER BY i.updated DESC, i.id"
+        )
+        if not clauses:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        found: list[Record] = []
+        wanted = limit + (offset if clauses else 0)
+        with self._use():
+            for row in self._db.execute(sql, params):
+                record = _record(row)
+                if clauses and not matches(record.value, clauses):
+                    continue
+                found.append(record)
+                if len(found) >= wanted:
+                    break
+        return found[offset:] if clauses else found
+
+    def nearest(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: np.ndarray,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        within: int | None,
+        only: set[str] | None = None,
+    ) -> Ranked | None:
+        """Exact nearest-neighbour search from the embeddings kept here.
+
+        The cost follows the size of the scope searched, not of the store: it reads the live
+        records under ``prefix`` (by the ``ns`` index) and ranks their unit vectors by a dot
+        product, which is the cosine similarity.
+
+        Args:
+            prefix: Namespace prefix; ``()`` covers all.
+            embedding: The query embedding at unit length, shape ``(dim,)``.
+            clauses: Filter clauses, applied before ranking.
+            now: Unix seconds; expired records are left out.
+            limit: Most ids to return.
+            within: Give up (return ``None``) if more than this many live records lie under
+                ``prefix``; ``None``: no bound.
+            only: Rank only these ids (e.g. those the vector index lags on).
+
+        Returns:
+            ``(id, cosine similarity)`` pairs, most similar first, ties by id; or ``None``
+            (see ``within``).
+        """
+        condition, params = self._where(prefix, now)
+        if only is not None:
+            if not only:
+                return []
+            condition += f" AND i.id IN ({','.join('?' * len(only))})"
+            params += sorted(only)
+        with self._use():
+            if within is not None:
+                size = self._db.execute(
+                    f"SELECT count(*) FROM (SELECT 1 FROM items i WHERE {condition} LIMIT ?)",
+                    [*params, within + 1],
+                ).fetchone()[0]
+                if size > within:
+                    return None
+            rows = self._db.execute(
+                f"SELECT i.id, i.vector{', i.value' if clauses else ''} FROM items i "
+                f"WHERE {condition} AND i.vector IS NOT NULL",
+                params,
+            ).fetchall()
+        if clauses:
+            rows = [row for row in rows if matches(json.loads(row[2]), clauses)]
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
+        scores = matrix.reshape(len(rows), -1) @ embedding
+        if len(rows) > limit:  # the top `limit`, and everything tied with the last of them
+            bound = np.partition(scores, len(rows) - limit)[len(rows) - limit]
+            candidates = np.flatnonzero(scores >= bound)
+        else:
+            candidates = np.arange(len(rows))
+        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][0]))[:limit]
+        return [(rows[i][0], float(scores[i])) for i in order]
+
+    def lexical(
+        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+    ) -> Ranked:
+        """Live records under ``prefix`` matching ``clauses``, best BM25 match first.
+
+        Args:
+            query: Natural-language query (see :func:`memvault.lexical.match_query`).
+            prefix: Namespace prefix; ``()`` covers all.
+            clauses: Filter clauses from :func:`memvault.filters.normalize_filter`.
+            now: Unix seconds; records expired by then are left out.
+            limit: Most ids to return.
+
+        Returns:
+            ``(id, score)`` pairs, ties by id; the score is FTS5's BM25 relevance negated, so
+            higher is better and it is ``> 0``.
+        """
+        expression = match_query(query)
+        if expression is None:
+            return []
+        expression = f"body : ({expression})"
+        if prefix:
+            expression = f"scope : {_scope_token(prefix)} AND {expression}"
+        condition, params = self._where(prefix, now)
+        sql = (
+            f"SELECT i.id, bm25(docs, 0.0, 1.0) AS rank{', i.value' if clauses else ''} "
+            f"FROM docs JOIN items i ON i.rowid = docs.rowid "
+            f"WHERE docs MATCH ? AND {condition} ORDER BY rank, i.id"
+        )
+        params = [expression, *params]
+        if not clauses:
+            sql += " LIMIT ?"
+            params.append(limit)
+        found: Ranked = []
+        with self._use():
+            for row in self._db.execute(sql, params):
+                if clauses and not matches(json.loads(row[2]), clauses):
+                    continue
+                found.append((row[0], -float(row[1])))
+                if len(found) >= limit:
+                    break
+        return found
+
+    def close(self) -> None:
+        """Close the SQLite connection; the file is unusable afterwards."""
+        with self._lock:
+            self._db.close()
+
+
+class _Transaction:
+    """``with`` block around one SQLite transaction: committed on success, else rolled back."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        # IMMEDIATE takes the write lock up front, so a second process waits for it (up to
+        # the connection's timeout) instead of failing when a read would upgrade to a write.
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type | None, *rest: object) -> None:
+        if kind is None:
+            self._db.execute("COMMIT")
+        elif self._db.in_transaction:
+            self._db.execute("ROLLBACK")
