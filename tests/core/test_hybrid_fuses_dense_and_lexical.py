@@ -3,8 +3,8 @@
 import pytest
 
 from memvault import FunctionEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
-from memvault.backends.base import Record
-from memvault.store import DEFAULT_SEARCH_MODE, LEXICAL_WEIGHT, RRF_K, fuse
+from memvault.fusion import LEXICAL_WEIGHT, RRF_K, fuse
+from memvault.store import DEFAULT_SEARCH_MODE
 
 NS = ("users", "alice")
 # A scripted "semantic" embedder: texts about pets point one way, everything else another.
@@ -63,9 +63,8 @@ def test_bad_mode_is_named(store):
 
 
 def test_fuse_adds_weighted_reciprocal_ranks():
-    a, b, c = (Record(("n",), key, {"text": key}, 0.0, 0.0, None) for key in "abc")
-    fused = fuse([[(a, 0.9), (b, 0.5)], [(c, 7.0), (b, 3.0)]], [1.0, 2.0], k=10)
-    assert [(record.key, round(score, 4)) for record, score in fused] == [
+    fused = fuse([[("a", 0.9), ("b", 0.5)], [("c", 7.0), ("b", 3.0)]], [1.0, 2.0], k=10)
+    assert [(item_id, round(score, 4)) for item_id, score in fused] == [
         ("b", round(1 / 12 + 2 / 12, 4)),
         ("c", round(2 / 11, 4)),
         ("a", round(1 / 11, 4)),

@@ -3,12 +3,18 @@
 import pytest
 
 from memvault import ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
+from tests.contract.clock import FakeClock
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
 
 
 @pytest.fixture(params=["memory", "chroma"])
-def store(request, tmp_path):
+def store(request, tmp_path, clock):
     backend = InMemoryBackend() if request.param == "memory" else ChromaBackend(tmp_path / "db")
-    with MemoryStore(backend=backend, embedder=HashingEmbedder(64)) as store:
+    with MemoryStore(backend=backend, embedder=HashingEmbedder(64), clock=clock.time) as store:
         yield store
 
 
@@ -27,11 +33,10 @@ def test_namespace_prefix_is_segment_wise(store, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_expired_items_are_never_found(store, mode, monkeypatch):
+def test_expired_items_are_never_found(store, mode, clock):
     store.put(("n",), "brief", {"text": "tea tea tea"}, ttl=60)
     store.put(("n",), "lasting", {"text": "tea and biscuits"})
-    real = __import__("time").time
-    monkeypatch.setattr("memvault.store.time.time", lambda: real() + 61)
+    clock.advance(61)
     assert [hit.key for hit in store.search(("n",), query="tea", mode=mode)] == ["lasting"]
 
 

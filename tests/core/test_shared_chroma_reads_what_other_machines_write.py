@@ -1,22 +1,28 @@
 """With a Chroma server shared by several machines, each store sees the others' writes at once,
-because it reads records from Chroma and searches densely instead of keeping a local mirror."""
+because it reads records from Chroma and searches densely instead of keeping a local file."""
 
 import chromadb
 import pytest
 from chromadb.config import Settings
 
-from memvault import ChromaBackend, HashingEmbedder, InvalidArgumentError, MemoryStore
+from memvault import (
+    BackendUnavailableError,
+    ChromaServerBackend,
+    HashingEmbedder,
+    InvalidArgumentError,
+    MemoryStore,
+)
 
 NS = ("users", "alice")
 
 
 @pytest.fixture
 def two_machines():
-    # One embedded client stands in for the server; shared=True is what a server client gets.
+    # One embedded client stands in for the server.
     client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
     stores = [
         MemoryStore(
-            backend=ChromaBackend(client=client, collection="shared-test", shared=True),
+            backend=ChromaServerBackend(client, collection="shared-test"),
             embedder=HashingEmbedder(64),
         )
         for _ in range(2)
@@ -39,29 +45,18 @@ def test_each_store_sees_the_others_writes(two_machines):
 
 def test_shared_store_searches_densely_and_refuses_lexical_modes(two_machines):
     store = two_machines[0]
+    assert store.backend.search_modes == ("dense",)
     assert store.default_mode == "dense"
     store.put(NS, "tea", {"text": "alice drinks green tea"})
     assert store.search(NS, query="tea")[0].score == pytest.approx(
         store.search(NS, query="tea", mode="dense")[0].score
     )
     for mode in ("hybrid", "lexical"):
-        with pytest.raises(InvalidArgumentError, match="mode='dense'"):
+        with pytest.raises(InvalidArgumentError, match="'dense'"):
             store.search(NS, query="tea", mode=mode)
 
 
-def test_a_server_client_counts_as_shared():
-    settings = Settings(chroma_api_impl="chromadb.api.fastapi.FastAPI")
-
-    class ServerClient:
-        def get_settings(self):
-            return settings
-
-        def get_or_create_collection(self, *args, **kwargs):
-            return object()
-
-        def get_max_batch_size(self):
-            return 100
-
-    assert ChromaBackend(client=ServerClient()).shared is True
-    embedded = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
-    assert ChromaBackend(client=embedded, collection="embedded-test").shared is False
+def test_a_server_that_is_down_is_one_typed_error_naming_host_and_port():
+    with pytest.raises(BackendUnavailableError, match="127.0.0.1:9") as caught:
+        ChromaServerBackend(host="127.0.0.1", port=9)
+    assert caught.value.__cause__ is not None

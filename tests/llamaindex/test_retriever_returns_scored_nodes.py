@@ -36,7 +36,12 @@ def test_recall_says_each_thing_once(store):
 
     nodes = MemvaultRetriever(memory, user_id="alice").retrieve("peanuts allergy")
 
-    assert [n.node.node_id for n in nodes] == ["users/alice/allergy", "users/alice/city"]
+    ids = [n.node.node_id for n in nodes]
+    # The two wordings rank alike (ties go by id); one of them is said, once.
+    assert ids in (
+        ["users/alice/allergy", "users/alice/city"],
+        ["users/alice/again", "users/alice/city"],
+    )
 
 
 async def test_async_retrieval_and_filters_stay_in_the_namespace(store):
