@@ -46,13 +46,14 @@ class EmbedderUnavailableError(MemvaultError):
 
 
 class EmbedderError(MemvaultError):
-    """An embedder raised, or returned vectors of the wrong number, length or type; nothing
-    was written. The embedder's own error, if any, is the ``__cause__``."""
+    """An embedder raised, or returned vectors of the wrong number, length or type.
+
+    Nothing was written. The embedder's own error, if any, is the ``__cause__``.
+    """
 
 
 class StoreBusyError(MemvaultError):
-    """Another process held the store's record file or vector index for longer than the
-    lock timeout."""
+    """Another process held the store's record file or vector index past the lock timeout."""
 
 
 class StoreDamagedError(MemvaultError):

@@ -259,14 +259,15 @@ class RecordFile:
             return int(self._meta("generation") or 0)
 
     def applied_generation(self) -> int:
-        """The newest generation applied to the vector index, or being applied when a crash
-        came (:meth:`begin_apply`)."""
+        """The newest generation applied to the index, or being applied (:meth:`begin_apply`)."""
         with self._use():
             return max(int(self._meta("generation") or 0), int(self._meta("applying") or 0))
 
     def begin_apply(self, generation: int) -> None:
-        """Record that an outbox batch is being applied to the index as ``generation``, so a
-        crash before :meth:`settle` does not make this file look older than the index."""
+        """Record that an outbox batch is being applied to the index as ``generation``.
+
+        So a crash before :meth:`settle` does not make this file look older than the index.
+        """
         with self._use(), self._transaction():
             self._set_meta("applying", str(generation))
 
@@ -428,8 +429,7 @@ class RecordFile:
             return self._db.execute("SELECT count(*) FROM outbox").fetchone()[0]
 
     def unindexed(self, prefix: Namespace) -> set[str]:
-        """Ids under ``prefix`` the vector index does not hold as they are now: in the outbox
-        or in quarantine."""
+        """Ids under ``prefix`` that the index lags on: in the outbox or in quarantine."""
         sql = (
             "SELECT i.id FROM items i WHERE i.id IN "
             "(SELECT id FROM outbox UNION SELECT id FROM quarantine)"
@@ -559,8 +559,10 @@ class RecordFile:
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
     ) -> list[Record]:
-        """Live records under ``prefix`` matching ``clauses``, most recently updated first,
-        ties by id."""
+        """Live records under ``prefix`` matching ``clauses``, newest ``updated_at`` first.
+
+        Ties go by id.
+        """
         condition, params = self._where(prefix, now)
         sql = (
             f"SELECT {_RECORD_COLUMNS} FROM items i WHERE {condition} ORDER BY i.updated DESC, i.id"

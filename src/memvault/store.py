@@ -523,8 +523,9 @@ class MemoryStore:
         return len(doomed)
 
     def export_jsonl(self, path: str | Path, /, namespace_prefix: Namespace = ()) -> int:
-        """Write live items to a JSON Lines file, one :class:`MemoryItem` (without score) a line,
-        sorted by namespace and key.
+        """Write live items to a JSON Lines file, sorted by namespace and key.
+
+        One :class:`MemoryItem` (without score) a line.
 
         Args:
             path: File to write (replaced if it exists).
@@ -565,8 +566,11 @@ class MemoryStore:
         return len(records)
 
     def close(self) -> None:
-        """Release the backend's files and clients; using the store afterwards raises
-        :class:`~memvault.errors.StoreClosedError`. Closing twice does nothing."""
+        """Release the backend's files and clients.
+
+        Using the store afterwards raises :class:`~memvault.errors.StoreClosedError`; closing
+        twice does nothing.
+        """
         backend, self._backend = self._backend, None
         if backend is not None:
             backend.close()

@@ -20,8 +20,9 @@ from memvault.namespace import validate_key, validate_namespace
 
 
 def write_jsonl(records: Iterable[Record], path: str | Path) -> int:
-    """Write records to a JSON Lines file (replaced if it exists), one item a line, in the
-    order given.
+    """Write records to a JSON Lines file (replaced if it exists), one item a line.
+
+    In the order given.
 
     Returns:
         How many lines were written.

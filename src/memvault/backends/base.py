@@ -182,9 +182,11 @@ class VectorIndex(Protocol):
     def hold(
         self, current: Callable[[], int], *, write: bool, wait: bool = True
     ) -> AbstractContextManager[bool]:
-        """Hold the index for reading or writing: lock it against other processes' writes,
-        then reload it if it was loaded at another generation than ``current()`` (the record
-        file's count of applied batches, read under the lock).
+        """Hold the index for reading or writing.
+
+        Locks it against other processes' writes, then reloads it if it was loaded at another
+        generation than ``current()`` (the record file's count of applied batches, read under
+        the lock).
 
         Args:
             current: Returns the generation the index should be at.
@@ -211,8 +213,10 @@ class VectorIndex(Protocol):
         *,
         generation: int,
     ) -> dict[str, str]:
-        """Upsert records (embeddings of shape ``(len(records), dim)``), delete ids, and record
-        ``generation``; call inside ``hold(..., write=True)``.
+        """Upsert records, delete ids, and record ``generation``.
+
+        Call inside ``hold(..., write=True)``. ``embeddings`` has shape
+        ``(len(records), dim)``.
 
         Returns:
             The ids the index refused, each with the reason (the others were applied).
@@ -228,9 +232,11 @@ class VectorIndex(Protocol):
         now: float,
         limit: int,
     ) -> Ranked:
-        """Ids of the ``limit`` indexed records nearest to ``embedding`` under ``prefix`` and
-        matching ``clauses``, with their cosine similarity; call inside ``hold``. Liveness at
-        ``now`` may be left to the caller."""
+        """Ids of the ``limit`` indexed records nearest to ``embedding``, with their cosine.
+
+        Only records under ``prefix`` matching ``clauses``; call inside ``hold``. Liveness at
+        ``now`` may be left to the caller.
+        """
         ...
 
     def count(self) -> int:

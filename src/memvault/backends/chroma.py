@@ -62,9 +62,11 @@ def _settings() -> Any:
 
 
 class _Folder:
-    """One process's embedded Chroma client for a folder, shared by every index on it, with
-    the folder's file lock. Reopening the client (after another process wrote) must restart
-    Chroma's in-process state for the folder, which every index on it then sees."""
+    """One process's embedded Chroma client for a folder, with the folder's file lock.
+
+    Shared by every index on the folder: reopening the client (after another process wrote)
+    restarts Chroma's in-process state for the folder, which every index on it then sees.
+    """
 
     _open: dict[Path, _Folder] = {}
     _registry_lock = threading.Lock()
@@ -178,8 +180,10 @@ class ChromaIndex:
 
     @contextlib.contextmanager
     def hold(self, current: Callable[[], int], *, write: bool, wait: bool = True) -> Iterator[bool]:
-        """Lock the folder (or, with a client of this process, the index) and reload the
-        client if another process applied a batch since it was loaded."""
+        """Lock the folder (or the index, with a client of this process alone).
+
+        Then reload the client if another process applied a batch since it was loaded.
+        """
         del write  # one lock serves readers and writers alike: filelock is exclusive
         if self._folder is None:
             with self._lock:
@@ -220,9 +224,12 @@ class ChromaIndex:
         *,
         generation: int,
     ) -> dict[str, str]:
-        """Replace records (deleted first: an upsert would merge stale metadata keys), delete
-        ids, and record ``generation``; a batch Chroma refuses is retried one record at a
-        time, and the records it still refuses are returned with the reason."""
+        """Replace records, delete ids, and record ``generation``.
+
+        Records are deleted first (an upsert would merge stale metadata keys); a batch Chroma
+        refuses is retried one record at a time, and the records it still refuses are
+        returned with the reason.
+        """
         collection = self._current()
         refused: dict[str, str] = {}
         ids = [r.id for r in records]
@@ -264,9 +271,11 @@ class ChromaIndex:
         now: float,
         limit: int,
     ) -> Ranked:
-        """Ids nearest to ``embedding`` with ``1 - cosine distance``; with a prefix and no
-        filter, liveness is left to the caller (a clause nearly every record matches makes
-        Chroma materialise them all)."""
+        """Ids nearest to ``embedding`` with ``1 - cosine distance``.
+
+        With a prefix and no filter, liveness is left to the caller (a clause nearly every
+        record matches makes Chroma materialise them all).
+        """
         collection = self._current()
         condition, _ = nearest_where(prefix, clauses, now)
         found = collection.query(
@@ -305,8 +314,10 @@ class ChromaIndex:
 
 
 class ChromaBackend(LocalBackend):
-    """The default backend: a store folder holding a SQLite record file (the system of record)
-    and an embedded Chroma collection (its vector index); see the module docstring.
+    """The default backend: a folder with a SQLite record file and an embedded Chroma index.
+
+    The record file is the system of record; the Chroma collection is its vector index (see
+    the module docstring).
 
     Args:
         path: The store folder (created if missing); default :func:`default_path`.

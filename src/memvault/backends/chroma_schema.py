@@ -42,6 +42,7 @@ def _field_value(value: Any) -> Any:
 
 
 def metadata_of(record: Record) -> dict[str, Any]:
+    """A record's Chroma metadata (see the module docstring)."""
     fields = {
         name: _field_value(value)
         for name, value in record.value.items()
@@ -70,6 +71,7 @@ def metadata_of(record: Record) -> dict[str, Any]:
 
 
 def record_of(metadata: dict[str, Any]) -> Record:
+    """The record a Chroma metadata dict holds (the inverse of :func:`metadata_of`)."""
     expires = metadata["mv.expires"]
     whole = json.loads(metadata["mv.record"])
     return Record(

@@ -135,8 +135,10 @@ class LocalBackend:
     def upsert(
         self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
     ) -> list[Record]:
-        """Commit records to the record file (see :meth:`Backend.upsert
-        <memvault.backends.base.Backend.upsert>`); drain the outbox when it is full."""
+        """Commit records to the record file; drain the outbox when it is full.
+
+        See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
+        """
         stored = self.records.upsert(records, unit_vectors(embeddings), now=now)
         self._drain_if_full()
         return stored
