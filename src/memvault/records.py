@@ -442,6 +442,18 @@ class RecordFile:
         with self._use():
             return {row[0] for row in self._db.execute(sql, params)}
 
+    def requeue_all(self) -> int:
+        """Put every record in the outbox, e.g. after the vector index was lost.
+
+        Returns:
+            How many ids were queued.
+        """
+        with self._use(), self._transaction():
+            seq = self._next_seq()
+            self._db.execute("INSERT OR REPLACE INTO outbox SELECT id, ? FROM items", (seq,))
+            self._db.execute("DELETE FROM quarantine")
+            return self._db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
     def settle(
         self, applied: Sequence[tuple[str, int]], refused: dict[str, str], *, generation: int
     ) -> None:

@@ -99,7 +99,11 @@ class LocalBackend:
             return RecordFile(path)
 
     def _check_against_index(self) -> None:
-        """Rebuild the record file from the index if it is new, emptied or older than it."""
+        """Bring the record file and the index in step when a store opens.
+
+        The record file is rebuilt from the index if it is new, emptied or older than it;
+        every record is queued for the index if the index lost records.
+        """
         records = self.records
         if self.index is None:
             if not records.built():
@@ -121,6 +125,16 @@ class LocalBackend:
         elif indexed > records.total() + records.outbox_size():
             reasons.append(f"it lacks records the index holds ({records.total()} < {indexed})")
         if not reasons:
+            if indexed < records.total() - records.outbox_size() or (
+                records.generation() > generation
+            ):
+                queued = records.requeue_all()
+                warnings.warn(
+                    f"the vector index of {records.path} lacks records the record file holds; "
+                    f"all {queued} are queued to be indexed again",
+                    MemvaultWarning,
+                    stacklevel=4,
+                )
             return
         count = records.rebuild(self.index.records(), generation=generation)
         warnings.warn(
