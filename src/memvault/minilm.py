@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.errors import EmbedderUnavailableError
+from memvault.errors import EmbedderError, EmbedderUnavailableError
 
 MODEL_ENV = "MEMVAULT_MODEL_DIR"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -90,10 +90,17 @@ def _runtime() -> tuple[Any, Any]:
     model, tokenizer_file = locate_model()
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = min(4, os.cpu_count() or 1)
-    session = onnxruntime.InferenceSession(
-        str(model), sess_options=options, providers=["CPUExecutionProvider"]
-    )
-    tokenizer = Tokenizer.from_file(str(tokenizer_file))
+    try:
+        session = onnxruntime.InferenceSession(
+            str(model), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        tokenizer = Tokenizer.from_file(str(tokenizer_file))
+    except Exception as error:  # onnxruntime's and tokenizers' own error types
+        raise EmbedderUnavailableError(
+            f"the model {model} or tokenizer {tokenizer_file} cannot be loaded "
+            f"({type(error).__name__}: {error}); reinstall memvault, or point "
+            "$MEMVAULT_MODEL_DIR at a folder with an intact model.onnx and tokenizer.json"
+        ) from error
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     return session, tokenizer
@@ -114,7 +121,8 @@ class MiniLMEmbedder:
 
     Raises:
         EmbedderUnavailableError: On first use, if the model files cannot be found
-            (see :func:`locate_model`).
+            (see :func:`locate_model`) or loaded.
+        EmbedderError: If onnxruntime fails on a batch.
     """
 
     name = "all-MiniLM-L6-v2-int8"
@@ -144,10 +152,20 @@ class MiniLMEmbedder:
             encodings = tokenizer.encode_batch([texts[i] for i in chunk])
             ids = np.array([e.ids for e in encodings], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            (states,) = session.run(
-                ["last_hidden_state"],
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
-            )
+            try:
+                (states,) = session.run(
+                    ["last_hidden_state"],
+                    {
+                        "input_ids": ids,
+                        "attention_mask": mask,
+                        "token_type_ids": np.zeros_like(ids),
+                    },
+                )
+            except Exception as error:  # onnxruntime's own error types
+                raise EmbedderError(
+                    f"onnxruntime failed to embed {len(chunk)} text(s): "
+                    f"{type(error).__name__}: {error}"
+                ) from error
             weights = mask[:, :, None].astype(np.float32)
             pooled = (states * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)

@@ -21,19 +21,28 @@ full-text index on every write.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from memvault.backends.base import Clauses, Ranked, Record
 from memvault.backends.chroma_schema import PAGE, metadata_of, nearest_where, record_of
 from memvault.backends.local import DRAIN_AT, EXACT_SCOPE, LocalBackend
-from memvault.errors import InvalidArgumentError, StoreBusyError, StoreClosedError
+from memvault.errors import (
+    BackendError,
+    InvalidArgumentError,
+    MemvaultError,
+    StoreBusyError,
+    StoreClosedError,
+)
 from memvault.namespace import Namespace
+
+T = TypeVar("T")
 
 DEFAULT_COLLECTION = "memvault"
 PATH_ENV = "MEMVAULT_PATH"
@@ -53,6 +62,36 @@ def default_path() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("memvault")
+
+
+@contextlib.contextmanager
+def chroma_errors(where: str) -> Iterator[None]:
+    """Errors of Chroma's client leave as :class:`~memvault.errors.BackendError` (cause chained).
+
+    Args:
+        where: Names the store or server in the message, e.g. ``"the store folder /data"``.
+    """
+    try:
+        yield
+    except MemvaultError:
+        raise
+    except Exception as error:
+        raise BackendError(
+            f"Chroma failed in {where}: {type(error).__name__}: {error}; if it persists, close "
+            "every process using the store and open it again (the index is rebuilt from the "
+            "record file when it is lost)"
+        ) from error
+
+
+def _chroma_calls(method: Callable[..., T]) -> Callable[..., T]:
+    """Run an index method under :func:`chroma_errors`."""
+
+    @functools.wraps(method)
+    def translated(self: ChromaIndex, *args: Any, **kwargs: Any) -> T:
+        with chroma_errors(self.where):
+            return method(self, *args, **kwargs)
+
+    return translated
 
 
 def _settings() -> Any:
@@ -121,9 +160,10 @@ class _Folder:
                 if self.client is None:
                     import chromadb
 
-                    self.client = chromadb.PersistentClient(
-                        path=str(self.folder), settings=_settings()
-                    )
+                    with chroma_errors(f"the store folder {self.folder}"):
+                        self.client = chromadb.PersistentClient(
+                            path=str(self.folder), settings=_settings()
+                        )
                 yield True
             finally:
                 self.file_lock.release()
@@ -132,8 +172,9 @@ class _Folder:
         """Reopen the client, so that it reads what other processes wrote (hold the lock)."""
         import chromadb
 
-        self.client.close()
-        self.client = chromadb.PersistentClient(path=str(self.folder), settings=_settings())
+        with chroma_errors(f"the store folder {self.folder}"):
+            self.client.close()
+            self.client = chromadb.PersistentClient(path=str(self.folder), settings=_settings())
         self.version += 1
         self.loaded.clear()
 
@@ -157,6 +198,9 @@ class ChromaIndex:
         collection: str = DEFAULT_COLLECTION,
     ) -> None:
         self.name = collection
+        self.where = (
+            f"the store folder {folder}" if folder is not None else f"collection {collection!r}"
+        )
         self._folder = _Folder.acquire(folder) if folder is not None else None
         self._client = client
         self._lock = threading.RLock()
@@ -164,6 +208,7 @@ class ChromaIndex:
         self._version = -1
         self._closed = False
 
+    @_chroma_calls
     def _current(self) -> Any:
         """The collection, fetched again after the folder's client was reopened."""
         if self._closed:
@@ -211,11 +256,13 @@ class ChromaIndex:
         if self._folder is not None:
             self._folder.loaded[self.name] = generation
 
+    @_chroma_calls
     def generation(self) -> int:
         """The generation of the last batch applied (collection metadata ``mv.generation``)."""
         metadata = self._current().metadata or {}
         return int(metadata.get("mv.generation", 0))
 
+    @_chroma_calls
     def apply(
         self,
         records: Sequence[Record],
@@ -262,6 +309,7 @@ class ChromaIndex:
         self.loaded_at(generation)
         return refused
 
+    @_chroma_calls
     def nearest(
         self,
         prefix: Namespace,
@@ -288,6 +336,7 @@ class ChromaIndex:
         hits.sort(key=lambda hit: (-hit[1], hit[0]))
         return hits
 
+    @_chroma_calls
     def count(self) -> int:
         """How many records the collection holds."""
         return int(self._current().count())
@@ -297,7 +346,10 @@ class ChromaIndex:
         collection = self._current()
         offset = 0
         while True:
-            page = collection.get(limit=PAGE, offset=offset, include=["metadatas", "embeddings"])
+            with chroma_errors(self.where):
+                page = collection.get(
+                    limit=PAGE, offset=offset, include=["metadatas", "embeddings"]
+                )
             for metadata, embedding in zip(page["metadatas"], page["embeddings"]):
                 yield record_of(metadata), np.asarray(embedding, dtype=np.float32).tolist()
             if len(page["ids"]) < PAGE:
