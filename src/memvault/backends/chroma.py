@@ -31,7 +31,13 @@ from typing import Any, TypeVar
 import numpy as np
 
 from memvault.backends.base import Clauses, Ranked, Record
-from memvault.backends.chroma_schema import PAGE, metadata_of, nearest_where, record_of
+from memvault.backends.chroma_schema import (
+    PAGE,
+    check_collection,
+    metadata_of,
+    nearest_where,
+    record_of,
+)
 from memvault.backends.local import DRAIN_AT, EXACT_SCOPE, LocalBackend
 from memvault.errors import (
     BackendError,
@@ -197,7 +203,7 @@ class ChromaIndex:
         client: Any = None,
         collection: str = DEFAULT_COLLECTION,
     ) -> None:
-        self.name = collection
+        self.name = check_collection(collection)
         self.where = (
             f"the store folder {folder}" if folder is not None else f"collection {collection!r}"
         )

@@ -22,10 +22,29 @@ Used by the embedded index (:mod:`memvault.backends.chroma`) and the server back
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from memvault.backends.base import Clauses, Record
+from memvault.errors import InvalidArgumentError
 from memvault.namespace import Namespace
+
+_COLLECTION_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]")
+
+
+def check_collection(name: object) -> str:
+    """A Chroma collection name: 3-512 characters of ``[a-zA-Z0-9._-]``, alphanumeric ends.
+
+    Raises:
+        InvalidArgumentError: Otherwise.
+    """
+    if not isinstance(name, str) or not _COLLECTION_NAME.fullmatch(name):
+        raise InvalidArgumentError(
+            "collection must be 3-512 characters of letters, digits, '.', '_' and '-', "
+            f"starting and ending with a letter or digit, got {name!r:.80}"
+        )
+    return name
+
 
 NEVER = 1e18
 """``mv.expires`` of items that never expire (about 31.7 billion years from 1970)."""

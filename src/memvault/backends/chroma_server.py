@@ -18,7 +18,14 @@ import numpy as np
 
 from memvault.backends.base import Clauses, Ranked, Record, SearchMode
 from memvault.backends.chroma import DEFAULT_COLLECTION
-from memvault.backends.chroma_schema import PAGE, metadata_of, nearest_where, record_of, where
+from memvault.backends.chroma_schema import (
+    PAGE,
+    check_collection,
+    metadata_of,
+    nearest_where,
+    record_of,
+    where,
+)
 from memvault.errors import (
     BackendError,
     BackendUnavailableError,
@@ -42,7 +49,9 @@ class ChromaServerBackend:
 
     Reading the version an upsert replaces and writing the new one are two requests: two
     machines writing one key at once may both keep their own ``created_at``; the last write
-    wins.
+    wins. A write larger than the server's batch limit is several requests; if one fails, the
+    versions the earlier ones replaced are put back before the error is raised (a crash of
+    this process in between leaves the earlier batches written).
 
     Raises:
         BackendUnavailableError: If the server cannot be reached (names host and port).
@@ -60,6 +69,7 @@ class ChromaServerBackend:
         collection: str = DEFAULT_COLLECTION,
     ) -> None:
         self._closed = False
+        check_collection(collection)
         if (client is None) == (host is None):
             raise InvalidArgumentError(
                 "give ChromaServerBackend a client, or a host (and port), not both"
@@ -121,22 +131,64 @@ class ChromaServerBackend:
             for r, old in zip(records, previous)
         ]
         vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
-        with self._translated():
+        # One request is all or nothing on the server; a write of several batches keeps the
+        # versions it replaces (embeddings too) to put back if a later batch fails.
+        undo = self._embeddings([r.id for r in stored]) if len(stored) > self.max_batch else None
+        written = 0
+        try:
             for start in range(0, len(stored), self.max_batch):
-                chunk = stored[start : start + self.max_batch]
-                metadatas = [metadata_of(r) for r in chunk]
-                # Chroma merges an upsert's metadata into the old one: unset the keys the
-                # previous version had and this one lacks.
-                for metadata, old in zip(metadatas, previous[start : start + len(chunk)]):
-                    if old is not None:
-                        for name in metadata_of(old).keys() - metadata.keys():
-                            metadata[name] = None
-                self.collection.upsert(
-                    ids=[r.id for r in chunk],
-                    embeddings=vectors[start : start + len(chunk)],
-                    metadatas=metadatas,
+                self._upsert(
+                    stored[start : start + self.max_batch], vectors[start:], previous[start:]
                 )
+                written = start + self.max_batch
+        except BaseException:
+            if undo is not None and written:
+                self._restore(stored[:written], previous[:written], undo[:written])
+            raise
         return stored
+
+    def _upsert(
+        self, chunk: Sequence[Record], vectors: np.ndarray, previous: Sequence[Record | None]
+    ) -> None:
+        metadatas = [metadata_of(r) for r in chunk]
+        # Chroma merges an upsert's metadata into the old one: unset the keys the previous
+        # version had and this one lacks.
+        for metadata, old in zip(metadatas, previous):
+            if old is not None:
+                for name in metadata_of(old).keys() - metadata.keys():
+                    metadata[name] = None
+        with self._translated():
+            self.collection.upsert(
+                ids=[r.id for r in chunk], embeddings=vectors[: len(chunk)], metadatas=metadatas
+            )
+
+    def _embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
+        found: dict[str, list[float]] = {}
+        with self._translated():
+            for start in range(0, len(ids), self.max_batch):
+                got = self.collection.get(
+                    ids=list(ids[start : start + self.max_batch]), include=["embeddings"]
+                )
+                found.update(zip(got["ids"], (list(map(float, e)) for e in got["embeddings"])))
+        return [found.get(i) for i in ids]
+
+    def _restore(
+        self,
+        written: Sequence[Record],
+        previous: Sequence[Record | None],
+        embeddings: Sequence[list[float] | None],
+    ) -> None:
+        """Put back what a failed multi-batch write replaced: delete new ids, rewrite old ones."""
+        with self._translated():
+            self.collection.delete(ids=[r.id for r, old in zip(written, previous) if old is None])
+            kept = [(old, e) for old, e in zip(previous, embeddings) if old is not None]
+            for start in range(0, len(kept), self.max_batch):
+                chunk = kept[start : start + self.max_batch]
+                self.collection.upsert(
+                    ids=[old.id for old, _ in chunk],
+                    embeddings=np.asarray([e for _, e in chunk], dtype=np.float32),
+                    metadatas=[metadata_of(old) for old, _ in chunk],
+                )
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
