@@ -3,10 +3,11 @@
 The rules live here, once, for every way in (``put``, ``put_many``, ``import_jsonl``,
 ``memvault ingest``, the adapters):
 
-- A value is a dict with a non-empty ``"text"`` string, made of JSON only (dict with ``str``
-  keys, list, str, int, float, bool, None), so it round-trips exactly
-  (:func:`validate_value`): floats finite, ints within signed 64 bits (:data:`MIN_INT` to
-  :data:`MAX_INT`), strings and keys UTF-8, at most :data:`MAX_DEPTH` containers deep.
+- A value is a dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS` entries,
+  made of JSON only (dict with ``str`` keys, list, str, int, float, bool, None), so it
+  round-trips exactly (:func:`validate_value`, :func:`validate_json`): floats finite, ints
+  within signed 64 bits (:data:`MIN_INT` to :data:`MAX_INT`), strings and keys UTF-8, at most
+  :data:`MAX_DEPTH` containers deep.
 - Times (``created_at``, ``updated_at``, ``expires_at``, a ``timestamp``) are finite Unix
   seconds in ``[0, MAX_SECONDS)`` (:func:`validate_time`); TTLs are positive seconds below
   :data:`MAX_TTL` (:func:`validate_ttl`).
@@ -52,6 +53,12 @@ MAX_DEPTH = 32
 """Most containers (dicts and lists) a value may nest, the value itself counted: ``{"text":
 "x"}`` is 1 deep, ``{"text": "x", "a": [1]}`` 2. The check never recurses, so a value of any
 depth gets :class:`~memvault.InvalidValueError`, never ``RecursionError``."""
+
+MAX_FIELDS = 1000
+"""Most entries a value may have at its top level. Chroma keeps each top-level scalar as two
+metadata entries of the record (for filters), and a record with about 6,000 of them breaks its
+compaction for good (the collection can then be neither written nor opened); nested entries
+have no such cost."""
 
 _PATH_KEY_CHARS = 40  # a dict key in an error message is cut to this many characters
 
@@ -154,14 +161,14 @@ class MemoryItem(BaseModel):
         default=None, description="What score is: 'cosine', 'bm25' or 'rrf'."
     )
 
-    @field_validator("created_at", "updated_at")
+    @field_validator("created_at", "updated_at", mode="before")
     @classmethod
-    def _time(cls, value: float, info: Any) -> float:
+    def _time(cls, value: Any, info: Any) -> float:
         return validate_time(value, info.field_name)
 
-    @field_validator("expires_at")
+    @field_validator("expires_at", mode="before")
     @classmethod
-    def _expiry(cls, value: float | None, info: Any) -> float | None:
+    def _expiry(cls, value: Any, info: Any) -> float | None:
         return validate_time(value, info.field_name, optional=True)
 
     @property
@@ -180,11 +187,15 @@ _Path = tuple[Any, str] | str
 
 
 def _path(path: _Path) -> str:
+    """The path as text, e.g. ``value["a"][3]``; a long one keeps its first and last steps."""
     steps = []
     while isinstance(path, tuple):
         path, step = path
         steps.append(step)
-    return path + "".join(reversed(steps))
+    steps.reverse()
+    if len(steps) > 12:
+        steps = [*steps[:6], f"...({len(steps) - 9} more)...", *steps[-3:]]
+    return path + "".join(steps)
 
 
 def _digits(number: int) -> str:
@@ -239,23 +250,19 @@ def _problem(item: Any) -> str | None:
 def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
     """Check that a value can be stored and will round-trip exactly.
 
-    The walk is iterative (no recursion) and stops at the first problem (depth first), which
-    the message names by its path, e.g. ``value["a"][3]["b"] is nan; ...``.
-
     Args:
-        value: A dict with a non-empty ``"text"`` string; everything in it JSON: dicts with
-            ``str`` keys, lists, str, int, float, bool, None (exactly these types, so that it
-            round-trips), floats finite, ints from :data:`MIN_INT` to :data:`MAX_INT`, strings
-            and keys UTF-8 (no lone surrogate), at most :data:`MAX_DEPTH` containers deep.
+        value: A dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS`
+            entries, all JSON as :func:`validate_json` checks it.
         where: How the message names the value, e.g. ``"items[3] value"``.
 
     Returns:
         The value, unchanged.
 
     Raises:
-        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, or breaks a rule
-            above (a tuple, a set, a non-string dict key, NaN, a 401-digit int, an object, a
-            lone surrogate, nesting deeper than :data:`MAX_DEPTH`); the message names the path.
+        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, has more than
+            :data:`MAX_FIELDS` entries, or breaks a rule of :func:`validate_json` (a tuple, a
+            set, a non-string dict key, NaN, a 401-digit int, an object, a lone surrogate,
+            nesting deeper than :data:`MAX_DEPTH`); the message names the path.
     """
     if type(value) is not dict:
         raise InvalidValueError(
@@ -268,19 +275,48 @@ def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
             f'{where}["text"] must be a non-empty string (it is what gets embedded), got '
             f"{shown(text)}"
         )
-    stack: list[tuple[Any, _Path, int]] = [(value, where, 1)]
+    if len(value) > MAX_FIELDS:
+        raise InvalidValueError(
+            f"{where} has {len(value)} fields, more than {MAX_FIELDS} (MAX_FIELDS); group them "
+            "under a few fields, e.g. {'text': ..., 'scores': {...}}"
+        )
+    return validate_json(value, where=where)
+
+
+def validate_json(data: Any, *, where: str = "value", max_depth: int = MAX_DEPTH) -> Any:
+    """Check that data is JSON that round-trips exactly and every backend can hold.
+
+    The walk is iterative (no recursion) and stops at the first problem (depth first), which
+    the message names by its path, e.g. ``value["a"][3]["b"] is nan; ...``.
+
+    Args:
+        data: Dicts with ``str`` keys, lists, str, int, float, bool, None (exactly these
+            types, so that it round-trips), floats finite, ints from :data:`MIN_INT` to
+            :data:`MAX_INT`, strings and keys UTF-8 (no lone surrogate), at most ``max_depth``
+            containers deep.
+        where: How the message names the data, e.g. ``"value"``.
+        max_depth: Most containers nested, ``data`` itself counted (:data:`MAX_DEPTH`; less
+            for data that is stored inside a value).
+
+    Returns:
+        The data, unchanged.
+
+    Raises:
+        InvalidValueError: If it breaks a rule above; the message names the path.
+    """
+    stack: list[tuple[Any, _Path, int]] = [(data, where, 1)]
     while stack:
         item, path, depth = stack.pop()
         kind = type(item)
         if kind is list:
-            if depth > MAX_DEPTH:
-                raise _too_deep(path)
+            if depth > max_depth:
+                raise _too_deep(path, max_depth)
             stack.extend(
                 (item[i], (path, f"[{i}]"), depth + 1) for i in range(len(item) - 1, -1, -1)
             )
         elif kind is dict:
-            if depth > MAX_DEPTH:
-                raise _too_deep(path)
+            if depth > max_depth:
+                raise _too_deep(path, max_depth)
             children = []
             for position, (key, child) in enumerate(item.items()):
                 if type(key) is not str:
@@ -300,13 +336,13 @@ def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
             problem = _problem(item)
             if problem is not None:
                 raise InvalidValueError(f"{_path(path)} {problem}")
-    return value
+    return data
 
 
-def _too_deep(path: _Path) -> InvalidValueError:
+def _too_deep(path: _Path, max_depth: int) -> InvalidValueError:
     return InvalidValueError(
-        f"{_path(path)} nests deeper than {MAX_DEPTH} dicts and lists (MAX_DEPTH); flatten "
-        "the value or store the deep part as a JSON string"
+        f"{_path(path)} nests deeper than {max_depth} dicts and lists (MAX_DEPTH is "
+        f"{MAX_DEPTH}); flatten the value or store the deep part as a JSON string"
     )
 
 
