@@ -39,9 +39,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
-from memvault.errors import ExtractionError, InvalidArgumentError, InvalidValueError
+from memvault.errors import ExtractionError, InvalidArgumentError, InvalidValueError, shown
 from memvault.filters import Filter, normalize_filter
-from memvault.items import MemoryItem
+from memvault.items import MemoryItem, validate_ttl
 from memvault.namespace import Namespace, is_utf8, resolve_namespace, validate_namespace
 from memvault.statements import (
     description_of,
@@ -81,16 +81,36 @@ STATING_POOL = 50
 
 def _check_k(k: Any, field: str = "k") -> int:
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
-        raise InvalidArgumentError(f"{field} must be an int from 1 to 1000, got {k!r}")
+        raise InvalidArgumentError(f"{field} must be an int from 1 to 1000, got {shown(k)}")
     return k
 
 
 def _check_text(text: Any, field: str) -> str:
     if not isinstance(text, str) or not is_utf8(text) or not normalize_text(text):
         raise InvalidArgumentError(
-            f"{field} must be a UTF-8 string with words in it, got {text!r:.80}"
+            f"{field} must be a UTF-8 string with words in it, got {shown(text)}"
         )
     return text.strip()
+
+
+def _check_texts(texts: Any, field: str, example: str, *, utf8: bool = True) -> list[str]:
+    """A list from an iterable of strings (not one string, which would be its letters).
+
+    With ``utf8``, each must be UTF-8 too (no lone surrogate), as what is stored must be.
+    """
+    if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
+        raise InvalidArgumentError(
+            f"{field} must be a list of strings such as {example}, got "
+            f"{type(texts).__name__} {shown(texts)}"
+        )
+    texts = list(texts)
+    for index, text in enumerate(texts):
+        if not isinstance(text, str) or (utf8 and not is_utf8(text)):
+            raise InvalidArgumentError(
+                f"{field}[{index}] must be a {'UTF-8 ' if utf8 else ''}string, got "
+                f"{type(text).__name__} {shown(text)}"
+            )
+    return texts
 
 
 class AgentMemory:
@@ -115,8 +135,9 @@ class AgentMemory:
             several (middleware names and tool-name prefixes use it).
 
     Raises:
-        InvalidArgumentError: If ``store`` is not a MemoryStore, ``k`` or
-            ``similarity_threshold`` is out of range, or ``name`` is not an identifier.
+        InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
+            :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
+            ``header`` is not a UTF-8 str, or ``name`` is not an identifier.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -161,8 +182,12 @@ class AgentMemory:
             raise InvalidArgumentError(
                 f"name must be an identifier such as 'user' or 'organisation', got {name!r}"
             )
-        if not isinstance(header, str):
-            raise InvalidArgumentError(f"header must be a str, got {type(header).__name__}")
+        if not isinstance(header, str) or not is_utf8(header):
+            raise InvalidArgumentError(
+                f"header must be a UTF-8 str, got {type(header).__name__} {shown(header)}"
+            )
+        if ttl is not NOT_GIVEN:
+            validate_ttl(ttl)
         normalize_filter(filter)
         self.store = store
         self.namespace: Namespace = validate_namespace(namespace)
@@ -259,10 +284,21 @@ class AgentMemory:
         Raises:
             InvalidNamespaceError: If the template needs an id that is missing or empty, so a
                 run without a user never falls back to a shared namespace.
+            InvalidArgumentError: If ``ids`` is not a mapping, or the session id (taken as
+                ``str(session_id)``) is not UTF-8.
         """
+        if ids is not None and not isinstance(ids, Mapping):
+            raise InvalidArgumentError(
+                "ids must be a dict of the run's ids such as {'user_id': 'alice'}, got "
+                f"{type(ids).__name__} {shown(ids)}"
+            )
         values = {**(ids or {}), **more_ids}
         namespace = resolve_namespace(self.namespace, values)
         session = session_id or values.get("session_id") or values.get("thread_id")
+        if session and not is_utf8(str(session)):
+            raise InvalidArgumentError(
+                f"session_id must be a UTF-8 string such as 'thread-1', got {shown(session)}"
+            )
         return MemoryScope(self, namespace, str(session) if session else None)
 
     def render(self, items: Sequence[MemoryItem], *, show_ids: bool = False) -> str:
@@ -330,12 +366,19 @@ class MemoryScope:
             The stored item.
 
         Raises:
-            InvalidArgumentError: On blank text, a bad kind or reserved metadata fields.
+            InvalidArgumentError: On blank text, a bad kind, metadata that is not a dict or
+                sets reserved fields, or sources that are not a list of keys.
             InvalidValueError: If metadata is not JSON.
         """
         text = _check_text(text, "text")
         if kind not in ("fact", "turn"):
-            raise InvalidArgumentError(f"kind must be 'fact' or 'turn', got {kind!r}")
+            raise InvalidArgumentError(f"kind must be 'fact' or 'turn', got {shown(kind)}")
+        if metadata is not None and not isinstance(metadata, Mapping):
+            raise InvalidArgumentError(
+                "metadata must be a dict of value fields such as {'topic': 'health'}, got "
+                f"{type(metadata).__name__} {shown(metadata)}"
+            )
+        sources = _check_texts(sources, "sources", "['mem-3f2a...']")
         extra = dict(metadata or {})
         reserved = sorted(RESERVED_FIELDS & extra.keys())
         if reserved:
@@ -498,11 +541,15 @@ class MemoryScope:
             Up to ``k`` items.
 
         Raises:
-            InvalidArgumentError: On a bad ``k`` or a query that is not a UTF-8 str.
+            InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, or an
+                ``exclude`` that is not a list of strings.
         """
         k = self.memory.k if k is None else _check_k(k)
-        if query is not None and not isinstance(query, str):
-            raise InvalidArgumentError(f"query must be a str or None, got {type(query).__name__}")
+        if query is not None and (not isinstance(query, str) or not is_utf8(query)):
+            raise InvalidArgumentError(
+                f"query must be a UTF-8 str or None, got {type(query).__name__} {shown(query)}"
+            )
+        exclude = _check_texts(exclude, "exclude", "the chat history's texts", utf8=False)
         if not (query and query.strip()):
             return []
         skip = set()
@@ -586,7 +633,8 @@ def memory_context(
         The fenced block, or ``""`` when the query is blank or nothing matched.
 
     Raises:
-        InvalidArgumentError: If ``store`` is not a store or ``k`` is out of range.
+        InvalidArgumentError: If ``store`` is not a store, ``query`` is not a UTF-8 str or
+            None, ``k`` is out of range or ``header`` is not a str.
         InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
     """
     memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)

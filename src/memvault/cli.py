@@ -5,10 +5,12 @@ or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). E
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
 for machine-readable output.
 
-Every error is one line on stderr starting with ``error:``. A usage error (an unknown option or
-command, a missing argument, an option value of the wrong type or out of range) exits with
-status 2, as click's usage errors do; anything else wrong (a missing file, malformed JSON, a bad
-filter, an absent memory, any :class:`~memvault.errors.MemvaultError`) exits with status 1.
+Every error is one line on stderr starting with ``error:``, never a traceback. A usage error (an
+unknown option or command, a missing argument, an option value of the wrong type or out of
+range) exits with status 2, as click's usage errors do; anything else wrong (a missing file,
+malformed or too deeply nested JSON, a bad filter, an absent memory, any
+:class:`~memvault.errors.MemvaultError`) exits with status 1. An unexpected exception (a bug, a
+damaged store) is one line too, ``error: <type>: <message>``, with status 1.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typer.core import TyperGroup
 
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.items import MemoryItem, validate_value
+from memvault.items import MAX_TTL, MemoryItem, validate_items
 from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
 from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, SEARCH_MODES, MemoryStore
 
@@ -43,8 +45,9 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _error(message: str) -> None:
-    """Print ``error: <message>`` as one line on stderr."""
-    err.print(f"error: {' '.join(message.split())}", markup=False)
+    r"""Print ``error: <message>`` as one line on stderr (a lone surrogate as ``\udcff``)."""
+    line = " ".join(message.split()).encode("utf-8", "backslashreplace").decode("utf-8")
+    err.print(f"error: {line}", markup=False)
 
 
 class _Commands(TyperGroup):
@@ -79,6 +82,9 @@ class _Commands(TyperGroup):
         except typer.Abort:
             _error("aborted")
             sys.exit(1)
+        except Exception as error:  # never a traceback: name the unexpected error in one line
+            _error(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -112,9 +118,11 @@ DEFAULT_MODE = SearchMode(DEFAULT_SEARCH_MODE)
 
 
 def _seconds(value: float | None) -> float | None:
-    """Check a number of seconds given on the command line: positive when given."""
-    if value is not None and not value > 0:  # also refuses nan
-        raise typer.BadParameter(f"must be a positive number of seconds, got {value}")
+    """Check a number of seconds given on the command line: positive and below MAX_TTL."""
+    if value is not None and not 0 < value < MAX_TTL:  # also refuses nan and inf
+        raise typer.BadParameter(
+            f"must be a positive number of seconds below {MAX_TTL:.0e}, got {value}"
+        )
     return value
 
 
@@ -200,9 +208,10 @@ def ingest(
     same name in another folder gets its own keys.
     """
     target = parse_namespace_path(namespace)
-    turns = load_conversation(file)  # fully parsed and checked before the store is touched
-    for turn in turns:
-        validate_value(turn.value())
+    # Every turn (key, value and timestamp) is checked before the store is touched, so a bad
+    # later turn writes nothing.
+    turns = load_conversation(file)
+    validate_items([(t.key, t.value()) for t in turns])
     store = MemoryStore(path, ttl=ttl)
     batches = []  # one put_many per run of turns said at the same time, at most BATCH long
     for _, same_time in groupby(turns, key=lambda t: t.timestamp):
@@ -251,6 +260,11 @@ def search(
     except json.JSONDecodeError as error:
         raise InvalidFilterError(
             f'--filter is not JSON ({error.msg}); e.g. \'{{"speaker": "user"}}\''
+        ) from None
+    except (ValueError, RecursionError) as error:  # a 5,000-digit number, deep nesting
+        raise InvalidFilterError(
+            f"--filter cannot be read ({type(error).__name__}: {error}); e.g. "
+            '\'{"speaker": "user"}\''
         ) from None
     found = _existing(path).search(
         _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value

@@ -5,7 +5,8 @@ Two shapes are read:
 - OpenAI-style chat messages, ``{"role": "user", "content": "..."}``, as a JSON array, a JSON
   object with a ``"messages"`` array, or JSON Lines (one message a line). ``content`` may also be
   a list of parts (``{"type": "text", "text": ...}``); system and tool messages are skipped. An
-  optional ``"timestamp"`` (Unix seconds or ISO 8601) dates a message.
+  optional ``"timestamp"`` (Unix seconds or ISO 8601, from 1970 on and before
+  :data:`~memvault.items.MAX_SECONDS`) dates a message.
 - A LoCoMo conversation (Maharana et al., "Evaluating Very Long-Term Conversational Memory of LLM
   Agents", ACL 2024): ``speaker_a``, ``speaker_b``, ``session_N`` turns with ``speaker``,
   ``dia_id`` and ``text``, and ``session_N_date_time`` such as ``"1:56 pm on 8 May, 2023"``
@@ -34,7 +35,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from memvault.errors import ImportFormatError
+from memvault.errors import ImportFormatError, InvalidArgumentError, shown
+from memvault.items import validate_time
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
@@ -108,11 +110,18 @@ def _fail(source: str, problem: str) -> ImportFormatError:
 
 
 def _timestamp(raw: Any, source: str, where: str) -> float | None:
+    """A message's time as Unix seconds, checked as every stored time is (:func:`validate_time`).
+
+    Raises:
+        ImportFormatError: If it is neither Unix seconds nor ISO 8601, or out of range (before
+            1970, NaN, 1e300), naming ``where``.
+    """
     if raw is None:
         return None
+    seconds: Any = None
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-        return float(raw)
-    if isinstance(raw, str):
+        seconds = raw
+    elif isinstance(raw, str):
         try:
             moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
         except ValueError:
@@ -120,8 +129,15 @@ def _timestamp(raw: Any, source: str, where: str) -> float | None:
         else:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
-            return moment.timestamp()
-    raise _fail(source, f"{where}: timestamp must be Unix seconds or ISO 8601, got {raw!r}")
+            seconds = moment.timestamp()
+    if seconds is None:
+        raise _fail(
+            source, f"{where}: timestamp must be Unix seconds or ISO 8601, got {shown(raw)}"
+        )
+    try:
+        return validate_time(seconds, "timestamp")
+    except InvalidArgumentError as error:
+        raise _fail(source, f"{where}: {error}") from None
 
 
 def _content_text(content: Any) -> str | None:
@@ -202,7 +218,7 @@ def parse_locomo(
 
     Raises:
         ImportFormatError: If a session is not a list of turns with ``speaker``, ``dia_id`` and
-            ``text`` strings.
+            ``text`` strings, or its date is before 1970.
     """
     sessions = sorted(
         (int(match.group(1)), name)
@@ -214,9 +230,10 @@ def parse_locomo(
         date = conversation.get(f"{name}_date_time")
         try:
             moment = datetime.strptime(date, _LOCOMO_DATE).replace(tzinfo=timezone.utc)
-            stamp: float | None = moment.timestamp()
         except (TypeError, ValueError):
             stamp = None
+        else:
+            stamp = _timestamp(moment.timestamp(), source, f"{name}_date_time")
         if not isinstance(conversation[name], list):
             raise _fail(source, f"{name} must be a list of turns")
         for turn in conversation[name]:
@@ -252,7 +269,8 @@ def load_conversation(path: str | Path) -> list[Turn]:
         LoCoMo turns with their ``context`` (see :func:`with_context`).
 
     Raises:
-        ImportFormatError: If the file is missing, not JSON, or of no known shape; the message
+        ImportFormatError: If the file is missing, not JSON (or JSON nested too deeply for
+            Python's parser), of no known shape, or has a timestamp out of range; the message
             names the file and the problem. Nothing is returned half-read.
     """
     path = Path(path)
@@ -273,6 +291,13 @@ def load_conversation(path: str | Path) -> list[Turn]:
         except json.JSONDecodeError as error:
             at = number if path.suffix == ".jsonl" else error.lineno
             raise _fail(source, f"malformed JSON at line {at}: {error.msg}") from None
+        except ValueError as error:  # an int of more than 4,300 digits
+            raise _fail(source, f"unreadable JSON at line {number}: {error}") from None
+        except RecursionError:
+            raise _fail(
+                source,
+                f"JSON nested too deeply at line {number}; a conversation is a list of messages",
+            ) from None
     if path.suffix != ".jsonl":
         data = data[0] if data else None
     if isinstance(data, dict) and isinstance(data.get("conversation"), dict):

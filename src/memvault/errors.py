@@ -6,6 +6,7 @@ with one ``except``. Messages name the field that was wrong and say how to fix i
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 
@@ -100,3 +101,27 @@ def validation_problem(error: Any, whole: str) -> str:
     """
     first = error.errors()[0]
     return f"{'.'.join(map(str, first['loc'])) or whole}: {first['msg']}"
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = 80
+_SHOWN.maxlevel = 3
+
+
+def shown(value: Any) -> str:
+    """A short ``repr`` of a bad input for an error message, whatever the input.
+
+    Strings are cut to about 80 characters and containers to 3 levels, so a 5,000-deep list or
+    a 10 MB string make a short message; a value whose ``repr`` fails (an int of more than
+    4,300 digits, a broken ``__repr__``) is named by its type.
+
+    Args:
+        value: Anything.
+
+    Returns:
+        E.g. ``"'users'"``, ``"[[[[...]]]]"`` or ``"<int>"``.
+    """
+    try:
+        return _SHOWN.repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"

@@ -12,7 +12,9 @@ Semantics, shared by all backends:
   the operator, ``$ne`` and ``$nin`` included.
 - bool only equals bool; int and float compare as numbers, as 64-bit floats (the way Chroma
   stores them, so integers beyond 2**53 compare rounded on every backend); strings only equal
-  strings. Operands must be finite (no NaN or infinity).
+  strings. Operands must be finite (no NaN or infinity), ints within signed 64 bits
+  (:data:`~memvault.items.MIN_INT` to :data:`~memvault.items.MAX_INT`, as values), strings and
+  field names UTF-8.
 - ``$gt $gte $lt $lte`` take a number and match numeric fields only.
 
 Example:
@@ -25,7 +27,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from memvault.errors import InvalidFilterError
+from memvault.errors import InvalidFilterError, shown
+from memvault.items import MAX_INT, MIN_INT
 from memvault.namespace import is_utf8
 
 Scalar = str | int | float | bool
@@ -36,7 +39,12 @@ OPERATORS = ("$eq", "$ne", "$in", "$nin", *COMPARISONS)
 
 
 def _finite(value: Any) -> bool:
-    return not isinstance(value, float) or math.isfinite(value)
+    """Whether a number can be stored and compared: a finite float, an int within 64 bits."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return MIN_INT <= value <= MAX_INT
+    return True
 
 
 def _storable(value: Any) -> bool:
@@ -58,9 +66,11 @@ def normalize_filter(filter: Filter | None) -> list[tuple[str, str, Any]]:
         The clauses; an empty list means "match everything".
 
     Raises:
-        InvalidFilterError: On a field that is not a non-empty string or starts with ``$``, an
-            unknown operator, an operand of the wrong type (a comparison with a non-number, a
-            ``$in`` with something other than a non-empty list of scalars).
+        InvalidFilterError: On a field that is not a non-empty UTF-8 string or starts with
+            ``$``, an unknown operator, an operand of the wrong type (a comparison with a
+            non-number, a ``$in`` with something other than a non-empty list of scalars), or an
+            operand no backend can hold (NaN, infinity, an int beyond 64 bits, a lone
+            surrogate).
     """
     if filter is None:
         return []
@@ -70,14 +80,18 @@ def normalize_filter(filter: Filter | None) -> list[tuple[str, str, Any]]:
         )
     clauses = []
     for field, condition in filter.items():
-        if not isinstance(field, str) or not field or field.startswith("$"):
+        if not isinstance(field, str) or not field or field.startswith("$") or not is_utf8(field):
             raise InvalidFilterError(
-                f"filter field {field!r} must be a value field name; operators go inside a "
+                f"filter field {shown(field)} must be a value field name (UTF-8, not starting with "
+                "'$'); operators go inside a "
                 "field's condition, e.g. {'age': {'$gt': 3}}, and several fields mean AND"
             )
         if isinstance(condition, Mapping):
             if not condition:
-                raise InvalidFilterError(f"filter on {field!r} has an empty condition {{}}")
+                raise InvalidFilterError(
+                    f"filter on {shown(field)} has an empty condition {{}}; give a value or an "
+                    "operator such as {'$eq': 1}"
+                )
             for operator, operand in condition.items():
                 clauses.append((field, operator, _check_operand(field, operator, operand)))
         else:
@@ -88,7 +102,8 @@ def normalize_filter(filter: Filter | None) -> list[tuple[str, str, Any]]:
 def _check_operand(field: str, operator: Any, operand: Any) -> Any:
     if operator not in OPERATORS:
         raise InvalidFilterError(
-            f"filter on {field!r} uses unknown operator {operator!r}; use one of {OPERATORS}"
+            f"filter on {shown(field)} uses unknown operator {shown(operator)}; use one of "
+            f"{OPERATORS}"
         )
     if operator in COMPARISONS:
         if (
@@ -97,23 +112,25 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
             or not _finite(operand)
         ):
             raise InvalidFilterError(
-                f"filter {field!r}: {operator} needs a number, got {operand!r}"
+                f"filter {shown(field)}: {operator} needs a number (finite; an int within 64 "
+                f"bits), got {shown(operand)}"
             )
     elif operator in ("$in", "$nin"):
         if not isinstance(operand, (list, tuple)) or not operand:
             raise InvalidFilterError(
-                f"filter {field!r}: {operator} needs a non-empty list of values, got {operand!r}"
+                f"filter {shown(field)}: {operator} needs a non-empty list of values, got "
+                f"{shown(operand)}"
             )
         if not all(is_scalar(item) and _storable(item) for item in operand):
             raise InvalidFilterError(
-                f"filter {field!r}: {operator} values must be str, int, float or bool, "
-                f"got {operand!r}"
+                f"filter {shown(field)}: {operator} values must be str, int, float or bool (UTF-8 "
+                f"text, finite numbers, ints within 64 bits), got {shown(operand)}"
             )
         return list(operand)
     elif not is_scalar(operand) or not _storable(operand):
         raise InvalidFilterError(
-            f"filter {field!r}: {operator} needs a str, int, float or bool (UTF-8 text, "
-            f"finite numbers), got {operand!r}"
+            f"filter {shown(field)}: {operator} needs a str, int, float or bool (UTF-8 text, "
+            f"finite numbers, ints within 64 bits), got {shown(operand)}"
         )
     return operand
 

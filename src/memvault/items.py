@@ -1,23 +1,133 @@
-"""What the store holds: values and :class:`MemoryItem`."""
+"""What the store holds: values and :class:`MemoryItem`, and the rules every write checks.
+
+The rules live here, once, for every way in (``put``, ``put_many``, ``import_jsonl``,
+``memvault ingest``, the adapters):
+
+- A value is a dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS` entries,
+  made of JSON only (dict with ``str`` keys, list, str, int, float, bool, None), so it
+  round-trips exactly (:func:`validate_value`, :func:`validate_json`): floats finite, ints
+  within signed 64 bits (:data:`MIN_INT` to :data:`MAX_INT`), strings and keys UTF-8, at most
+  :data:`MAX_DEPTH` containers deep.
+- Times (``created_at``, ``updated_at``, ``expires_at``, a ``timestamp``) are finite Unix
+  seconds in ``[0, MAX_SECONDS)`` (:func:`validate_time`); TTLs are positive seconds below
+  :data:`MAX_TTL` (:func:`validate_ttl`).
+- A batch of items is an iterable of ``(key, value)`` pairs (:func:`validate_items`).
+
+Namespace and key rules are in :mod:`memvault.namespace`, filter rules in
+:mod:`memvault.filters`.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memvault.errors import InvalidValueError
-from memvault.namespace import Namespace
+from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
+from memvault.namespace import Namespace, is_utf8, validate_key
 
 ScoreType = Literal["cosine", "bm25", "rrf"]
 """What a search score is: see :attr:`MemoryItem.score_type`."""
+
+MAX_SECONDS = 1e12
+"""Upper bound (exclusive) of every time, in Unix seconds: about the year 33,658. Times are
+finite and from 0 (1970-01-01 UTC) up to this, so any stored time converts to a ``datetime``
+and the sum of two stays a float with sub-millisecond precision."""
+
+MAX_TTL = MAX_SECONDS / 2
+"""Upper bound (exclusive) of a time to live, in seconds (about 15,800 years): ``now + ttl``
+stays below :data:`MAX_SECONDS` for any ``now`` before the year 17,800."""
+
+MIN_INT = -(2**63)
+"""Smallest int a value may hold: the least signed 64-bit integer."""
+
+MAX_INT = 2**63 - 1
+"""Largest int a value may hold: the greatest signed 64-bit integer. SQLite's INTEGER and
+Chroma's int metadata are signed 64-bit, so a larger int cannot be stored or filtered on every
+backend; it is refused anywhere in a value (keep such numbers as strings)."""
+
+MAX_DEPTH = 32
+"""Most containers (dicts and lists) a value may nest, the value itself counted: ``{"text":
+"x"}`` is 1 deep, ``{"text": "x", "a": [1]}`` 2. The check never recurses, so a value of any
+depth gets :class:`~memvault.InvalidValueError`, never ``RecursionError``."""
+
+MAX_FIELDS = 1000
+"""Most entries a value may have at its top level. Chroma keeps each top-level scalar as two
+metadata entries of the record (for filters), and a record with about 6,000 of them breaks its
+compaction for good (the collection can then be neither written nor opened); nested entries
+have no such cost."""
+
+_PATH_KEY_CHARS = 40  # a dict key in an error message is cut to this many characters
+
+
+def validate_time(value: Any, field: str, *, optional: bool = False) -> float | None:
+    """Check one time: finite Unix seconds (UTC) in ``[0, MAX_SECONDS)``.
+
+    Args:
+        value: An int or float (not bool); ``None`` if ``optional``.
+        field: Its name in the message, e.g. ``"created_at"``.
+        optional: Whether ``None`` (no time, e.g. never expires) is allowed.
+
+    Returns:
+        The time as a float, or ``None``.
+
+    Raises:
+        InvalidArgumentError: If it is not such a number (NaN, infinity, negative, 1e300, a
+            string, a bool).
+    """
+    if value is None and optional:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not (isinstance(value, int) or math.isfinite(value))
+        or not 0 <= value < MAX_SECONDS
+    ):
+        allowed = " or None" if optional else ""
+        raise InvalidArgumentError(
+            f"{field} must be finite Unix seconds from 0 to {MAX_SECONDS:.0e}{allowed}, "
+            f"got {shown(value)}"
+        )
+    return float(value)
+
+
+def validate_ttl(ttl: Any, field: str = "ttl") -> float | None:
+    """Check a time to live: positive, finite seconds below :data:`MAX_TTL`, or ``None``.
+
+    Args:
+        ttl: Seconds until an item expires; ``None`` means never.
+        field: Its name in the message, e.g. ``"max_age"``.
+
+    Returns:
+        The TTL as a float, or ``None``.
+
+    Raises:
+        InvalidArgumentError: On anything else (0, a negative, NaN, infinity, a string, a bool).
+    """
+    if ttl is None:
+        return None
+    if (
+        isinstance(ttl, bool)
+        or not isinstance(ttl, (int, float))
+        or not (isinstance(ttl, int) or math.isfinite(ttl))
+        or not 0 < ttl < MAX_TTL
+    ):
+        raise InvalidArgumentError(
+            f"{field} must be a positive, finite number of seconds below {MAX_TTL:.0e}, or None "
+            f"(never expire), got {shown(ttl)}"
+        )
+    return float(ttl)
 
 
 class MemoryItem(BaseModel):
     """One stored memory, as the store returns it.
 
-    Times are Unix timestamps in seconds (UTC), as :func:`time.time` gives them.
+    Times are Unix timestamps in seconds (UTC), as :func:`time.time` gives them, finite and in
+    ``[0, MAX_SECONDS)`` (:func:`validate_time`); a line of an export file is checked against
+    this model, so an import refuses the times ``put`` refuses.
 
     Attributes:
         namespace: Where the item lives, e.g. ``("users", "alice")``.
@@ -32,6 +142,10 @@ class MemoryItem(BaseModel):
             search), ``"bm25"`` (Okapi BM25 as SQLite FTS5 computes it, ``> 0``, lexical search)
             or ``"rrf"`` (reciprocal rank fusion score ``sum(weight / (RRF_K + rank))``, hybrid
             search; see :data:`memvault.store.RRF_K`); ``None`` without a score.
+
+    Raises:
+        pydantic.ValidationError: On construction with a field of the wrong type or a time
+            out of range (the message names the field).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -47,59 +161,234 @@ class MemoryItem(BaseModel):
         default=None, description="What score is: 'cosine', 'bm25' or 'rrf'."
     )
 
+    @field_validator("created_at", "updated_at", mode="before")
+    @classmethod
+    def _time(cls, value: Any, info: Any) -> float:
+        return validate_time(value, info.field_name)
+
+    @field_validator("expires_at", mode="before")
+    @classmethod
+    def _expiry(cls, value: Any, info: Any) -> float | None:
+        return validate_time(value, info.field_name, optional=True)
+
     @property
     def text(self) -> str:
         """The embedded text, ``value["text"]``."""
         return self.value["text"]
 
 
-def validate_value(value: Any) -> dict[str, Any]:
+def _key_step(key: str) -> str:
+    r"""A dict key as a path step: ``["a"]``, JSON with ASCII escapes (``["a\udc00"]``), cut."""
+    return f"[{json.dumps(key if len(key) <= _PATH_KEY_CHARS else key[:_PATH_KEY_CHARS] + '...')}]"
+
+
+_Path = tuple[Any, str] | str
+"""A path in a value, kept as ``(parent path, step)`` links and joined only for a message."""
+
+
+def _path(path: _Path) -> str:
+    """The path as text, e.g. ``value["a"][3]``; a long one keeps its first and last steps."""
+    steps = []
+    while isinstance(path, tuple):
+        path, step = path
+        steps.append(step)
+    steps.reverse()
+    if len(steps) > 12:
+        steps = [*steps[:6], f"...({len(steps) - 9} more)...", *steps[-3:]]
+    return path + "".join(steps)
+
+
+def _digits(number: int) -> str:
+    """How many decimal digits an int has, without ``str()`` (limited to 4,300 digits)."""
+    bits = abs(number).bit_length()
+    if bits > 100_000:
+        return "more than 30,000"
+    digits = int((bits - 1) * math.log10(2)) + 1
+    return str(digits + 1 if abs(number) >= 10**digits else digits)
+
+
+def _problem(item: Any) -> str | None:
+    """What is wrong with a scalar (or a non-JSON object) in a value, or ``None`` if fine."""
+    kind = type(item)
+    if item is None or kind is bool:
+        return None
+    if kind is int:
+        if MIN_INT <= item <= MAX_INT:
+            return None
+        return (
+            f"is an int of {_digits(item)} digits, outside the signed 64-bit range SQLite and "
+            f"Chroma hold ({MIN_INT} to {MAX_INT}); store it as a string"
+        )
+    if kind is float:
+        if math.isfinite(item):
+            return None
+        return f"is {item!r}; JSON cannot store NaN or infinity: use a finite number or None"
+    if kind is str:
+        if is_utf8(item):
+            return None
+        return (
+            "holds a lone surrogate (such as U+D800), which UTF-8 and JSON cannot store; remove "
+            "it or decode the text with errors='replace'"
+        )
+    if kind is tuple:
+        return (
+            "is a tuple, which would not round-trip through JSON (it comes back a list); use a list"
+        )
+    for base in (str, int, float, dict, list):
+        if isinstance(item, base):
+            return (
+                f"is of type {kind.__name__}, a subclass of {base.__name__} that would not "
+                f"round-trip through JSON (it comes back a plain {base.__name__}); convert it "
+                f"with {base.__name__}(...)"
+            )
+    return (
+        f"is of type {kind.__name__}, which JSON cannot store; use str, int, float, bool, None, "
+        "lists and dicts with string keys"
+    )
+
+
+def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
     """Check that a value can be stored and will round-trip exactly.
 
     Args:
-        value: A dict with a non-empty ``"text"`` string; every other entry JSON-serialisable
-            (str, int, float, bool, None, lists and dicts with string keys).
+        value: A dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS`
+            entries, all JSON as :func:`validate_json` checks it.
+        where: How the message names the value, e.g. ``"items[3] value"``.
 
     Returns:
         The value, unchanged.
 
     Raises:
-        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, or holds something
-            JSON cannot round-trip (a tuple, a set, a non-string dict key, NaN, an object).
+        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, has more than
+            :data:`MAX_FIELDS` entries, or breaks a rule of :func:`validate_json` (a tuple, a
+            set, a non-string dict key, NaN, a 401-digit int, an object, a lone surrogate,
+            nesting deeper than :data:`MAX_DEPTH`); the message names the path.
     """
-    if not isinstance(value, dict):
+    if type(value) is not dict:
         raise InvalidValueError(
-            "value must be a dict such as {'text': 'Alice likes tea'}, got "
+            f"{where} must be a dict such as {{'text': 'Alice likes tea'}}, got "
             f"{type(value).__name__}"
         )
     text = value.get("text")
     if not isinstance(text, str) or not text.strip():
         raise InvalidValueError(
-            f"value['text'] must be a non-empty string (it is what gets embedded), got {text!r}"
+            f'{where}["text"] must be a non-empty string (it is what gets embedded), got '
+            f"{shown(text)}"
         )
-    try:
-        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        encoded.encode("utf-8")  # a lone surrogate cannot be stored
-        round_tripped = json.loads(encoded)
-    except (TypeError, ValueError) as error:
+    if len(value) > MAX_FIELDS:
         raise InvalidValueError(
-            f"value must be JSON-serialisable to be stored: {error}; "
-            "use str, int, float, bool, None, lists and dicts with string keys"
-        ) from None
-    if round_tripped != value or not _same_types(round_tripped, value):
-        raise InvalidValueError(
-            "value would not round-trip through JSON (tuples, non-string dict keys and the like "
-            "change type); use lists and string keys"
+            f"{where} has {len(value)} fields, more than {MAX_FIELDS} (MAX_FIELDS); group them "
+            "under a few fields, e.g. {'text': ..., 'scores': {...}}"
         )
-    return value
+    return validate_json(value, where=where)
 
 
-def _same_types(a: Any, b: Any) -> bool:
-    """Whether two equal JSON-like structures also agree on types (1 vs 1.0 vs True)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return all(_same_types(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return all(_same_types(x, y) for x, y in zip(a, b))
-    return True
+def validate_json(data: Any, *, where: str = "value", max_depth: int = MAX_DEPTH) -> Any:
+    """Check that data is JSON that round-trips exactly and every backend can hold.
+
+    The walk is iterative (no recursion) and stops at the first problem (depth first), which
+    the message names by its path, e.g. ``value["a"][3]["b"] is nan; ...``.
+
+    Args:
+        data: Dicts with ``str`` keys, lists, str, int, float, bool, None (exactly these
+            types, so that it round-trips), floats finite, ints from :data:`MIN_INT` to
+            :data:`MAX_INT`, strings and keys UTF-8 (no lone surrogate), at most ``max_depth``
+            containers deep.
+        where: How the message names the data, e.g. ``"value"``.
+        max_depth: Most containers nested, ``data`` itself counted (:data:`MAX_DEPTH`; less
+            for data that is stored inside a value).
+
+    Returns:
+        The data, unchanged.
+
+    Raises:
+        InvalidValueError: If it breaks a rule above; the message names the path.
+    """
+    stack: list[tuple[Any, _Path, int]] = [(data, where, 1)]
+    while stack:
+        item, path, depth = stack.pop()
+        kind = type(item)
+        if kind is list:
+            if depth > max_depth:
+                raise _too_deep(path, max_depth)
+            stack.extend(
+                (item[i], (path, f"[{i}]"), depth + 1) for i in range(len(item) - 1, -1, -1)
+            )
+        elif kind is dict:
+            if depth > max_depth:
+                raise _too_deep(path, max_depth)
+            children = []
+            for position, (key, child) in enumerate(item.items()):
+                if type(key) is not str:
+                    raise InvalidValueError(
+                        f"{_path(path)} has dict key {shown(key)} ({type(key).__name__}) at "
+                        f"position {position}; JSON keys are strings, so it would not "
+                        "round-trip: use a string key"
+                    )
+                if not is_utf8(key):
+                    raise InvalidValueError(
+                        f"{_path(path)} has dict key {_key_step(key)[1:-1]} with a lone "
+                        "surrogate, which UTF-8 and JSON cannot store; remove it"
+                    )
+                children.append((child, (path, _key_step(key)), depth + 1))
+            stack.extend(reversed(children))
+        else:
+            problem = _problem(item)
+            if problem is not None:
+                raise InvalidValueError(f"{_path(path)} {problem}")
+    return data
+
+
+def _too_deep(path: _Path, max_depth: int) -> InvalidValueError:
+    return InvalidValueError(
+        f"{_path(path)} nests deeper than {max_depth} dicts and lists (MAX_DEPTH is "
+        f"{MAX_DEPTH}); flatten the value or store the deep part as a JSON string"
+    )
+
+
+def validate_items(items: Any) -> dict[str, dict[str, Any]]:
+    """Check a batch of ``(key, value)`` pairs, as ``put_many`` takes them, before any write.
+
+    Args:
+        items: Any iterable (a list, a generator) of pairs, each a tuple (or list) of exactly
+            two: a key (:func:`~memvault.namespace.validate_key`) and a value
+            (:func:`validate_value`).
+
+    Returns:
+        ``{key: value}`` in first-seen key order; a key given twice keeps its last value.
+
+    Raises:
+        InvalidArgumentError: If ``items`` is not an iterable of pairs (``None``, a dict, a
+            string, a pair of the wrong length such as ``("k",)``); the message names the
+            index.
+        InvalidKeyError, InvalidValueError: On a bad key or value, naming its index.
+    """
+    example = "e.g. [('tea', {'text': 'Alice likes tea'})]"
+    if isinstance(items, Mapping):
+        raise InvalidArgumentError(
+            f"items must be (key, value) pairs, {example}, got a {type(items).__name__}; pass "
+            "list(mapping.items()) for a dict of values by key"
+        )
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        raise InvalidArgumentError(
+            f"items must be an iterable of (key, value) pairs, {example}, got "
+            f"{type(items).__name__} {shown(items)}"
+        )
+    batch: dict[str, dict[str, Any]] = {}
+    for index, pair in enumerate(items):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            shape = (
+                f"a {type(pair).__name__} of {len(pair)}"
+                if isinstance(pair, (tuple, list))
+                else f"{type(pair).__name__} {shown(pair)}"
+            )
+            raise InvalidArgumentError(
+                f"items[{index}] must be a (key, value) pair, {example}, got {shape}"
+            )
+        key, value = pair
+        try:
+            validate_key(key)
+        except InvalidKeyError as error:
+            raise InvalidKeyError(f"items[{index}]: {error}") from None
+        batch[key] = validate_value(value, where=f"items[{index}] value")
+    return batch

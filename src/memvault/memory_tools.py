@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from memvault.agent_memory import MemoryScope
-from memvault.errors import InvalidArgumentError, validation_problem
+from memvault.errors import InvalidArgumentError, shown, validation_problem
 from memvault.items import MemoryItem
 
 NO_MEMORIES = "No memories found."
@@ -126,12 +126,17 @@ def tool_spec(name: str) -> MemoryToolSpec:
     Raises:
         InvalidArgumentError: If there is no such tool.
     """
-    if name not in _SPECS:
-        raise InvalidArgumentError(f"no memory tool {name!r}; the tools are {sorted(_SPECS)}")
+    if not isinstance(name, str) or name not in _SPECS:
+        raise InvalidArgumentError(f"no memory tool {shown(name)}; the tools are {sorted(_SPECS)}")
     return _SPECS[name]
 
 
 def _arguments(name: str, arguments: Mapping[str, Any]) -> BaseModel:
+    if not isinstance(arguments, Mapping):
+        raise InvalidArgumentError(
+            f"{name}: arguments must be a dict such as {{'text': ...}}, got "
+            f"{type(arguments).__name__} {shown(arguments)}"
+        )
     try:
         return tool_spec(name).args_schema.model_validate(dict(arguments))
     except ValidationError as error:
@@ -159,8 +164,16 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
         ``"No memory matches ..."``.
 
     Raises:
-        InvalidArgumentError: On an unknown tool or arguments that break the schema.
+        InvalidArgumentError: On a ``scope`` that is not a MemoryScope, an unknown tool, or
+            arguments that are not a dict or break the schema (``args_schema``: text and
+            queries are UTF-8 strings, limits in range).
+        InvalidNamespaceError, InvalidValueError: As the scope's operation raises them.
     """
+    if not isinstance(scope, MemoryScope):
+        raise InvalidArgumentError(
+            f"scope must be a memvault MemoryScope (AgentMemory.scope(...)), got "
+            f"{type(scope).__name__}"
+        )
     args = _arguments(name, arguments)
     if isinstance(args, RememberArgs):
         item = scope.remember(args.text)

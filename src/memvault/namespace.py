@@ -3,6 +3,10 @@
 A namespace is a tuple of strings such as ``("users", "alice")``. Search and list cover a
 namespace and everything below it, matched segment by segment: ``("users", "al")`` never
 matches ``("users", "alice")``.
+
+Bounds, checked before anything else so that an absurd input is refused at once: at most
+:data:`MAX_NAMESPACE_DEPTH` segments of at most :data:`MAX_SEGMENT_LENGTH` characters each, and
+keys of at most :data:`MAX_KEY_LENGTH` characters.
 """
 
 from __future__ import annotations
@@ -11,9 +15,22 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memvault.errors import InvalidKeyError, InvalidNamespaceError
+from memvault.errors import InvalidKeyError, InvalidNamespaceError, shown
 
 Namespace = tuple[str, ...]
+
+MAX_NAMESPACE_DEPTH = 32
+"""Most segments a namespace may have. Every record carries its namespace and every prefix of
+it is indexed, so the cost of a write grows with the depth; 32 leaves room for any hierarchy
+(``("orgs", org, "users", user, "threads", thread)`` is 6)."""
+
+MAX_SEGMENT_LENGTH = 256
+"""Most characters in one namespace segment: room for an e-mail address (254) or a URL-safe
+id, not for a document."""
+
+MAX_KEY_LENGTH = 1024
+"""Most characters in an item key: room for an ingested turn's ``<file name>-<hash>:<turn>``
+with a file name of the longest a file system allows (255)."""
 
 
 def is_utf8(text: str) -> bool:
@@ -36,32 +53,43 @@ def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespac
         The namespace as a ``tuple[str, ...]``.
 
     Raises:
-        InvalidNamespaceError: If it is not a tuple/list, is empty (unless allowed), or has a
-            segment that is not a non-empty ``str`` free of NUL characters. The message names
-            the bad segment and its position.
+        InvalidNamespaceError: If it is not a tuple/list, is empty (unless allowed), has more
+            than :data:`MAX_NAMESPACE_DEPTH` segments, or has a segment that is not a non-empty
+            UTF-8 ``str`` of at most :data:`MAX_SEGMENT_LENGTH` characters free of NUL
+            characters. The message names the bad segment and its position.
     """
     if isinstance(namespace, str) or not isinstance(namespace, (tuple, list)):
         raise InvalidNamespaceError(
             f"namespace must be a tuple of strings such as ('users', 'alice'), "
-            f"got {type(namespace).__name__} {namespace!r}"
+            f"got {type(namespace).__name__} {shown(namespace)}"
         )
     if not namespace and not allow_empty:
         raise InvalidNamespaceError("namespace must have at least one segment, got ()")
+    if len(namespace) > MAX_NAMESPACE_DEPTH:
+        raise InvalidNamespaceError(
+            f"namespace has {len(namespace)} segments, more than {MAX_NAMESPACE_DEPTH} "
+            f"(MAX_NAMESPACE_DEPTH); use fewer levels, e.g. ('users', 'alice')"
+        )
     for position, segment in enumerate(namespace):
         if not isinstance(segment, str):
             raise InvalidNamespaceError(
                 f"namespace segment {position} must be a str, got "
-                f"{type(segment).__name__} {segment!r} in {tuple(namespace)!r}"
+                f"{type(segment).__name__} {shown(segment)} in {shown(tuple(namespace))}"
             )
         if not segment:
             raise InvalidNamespaceError(
-                f"namespace segment {position} is empty in {tuple(namespace)!r}; "
+                f"namespace segment {position} is empty in {shown(tuple(namespace))}; "
                 "every segment must be a non-empty string"
+            )
+        if len(segment) > MAX_SEGMENT_LENGTH:
+            raise InvalidNamespaceError(
+                f"namespace segment {position} has {len(segment)} characters, more than "
+                f"{MAX_SEGMENT_LENGTH} (MAX_SEGMENT_LENGTH); use a shorter id, e.g. a hash of it"
             )
         if "\x00" in segment or not is_utf8(segment):
             raise InvalidNamespaceError(
-                f"namespace segment {position} {segment!r} contains a NUL character or a lone "
-                "surrogate; remove it"
+                f"namespace segment {position} {shown(segment)} contains a NUL character or a "
+                "lone surrogate; remove it"
             )
     return tuple(namespace)
 
@@ -70,7 +98,8 @@ def validate_key(key: Any) -> str:
     """Check an item key.
 
     Args:
-        key: A non-empty ``str`` without NUL characters.
+        key: A non-empty UTF-8 ``str`` (no lone surrogate) without NUL characters, of at most
+            :data:`MAX_KEY_LENGTH` characters.
 
     Returns:
         The key unchanged.
@@ -80,7 +109,12 @@ def validate_key(key: Any) -> str:
     """
     if not isinstance(key, str) or not key or "\x00" in key or not is_utf8(key):
         raise InvalidKeyError(
-            f"key must be a non-empty UTF-8 string without NUL characters, got {key!r}"
+            f"key must be a non-empty UTF-8 string without NUL characters, got {shown(key)}"
+        )
+    if len(key) > MAX_KEY_LENGTH:
+        raise InvalidKeyError(
+            f"key has {len(key)} characters, more than {MAX_KEY_LENGTH} (MAX_KEY_LENGTH); use "
+            "a shorter key, e.g. a hash of it"
         )
     return key
 

@@ -8,7 +8,7 @@ turns records into :class:`~memvault.MemoryItem`; a backend
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +17,10 @@ import numpy as np
 from memvault.arguments import (
     DEFAULT_SEARCH_MODE,
     MAX_COUNT,
-    MAX_SECONDS,
     NOT_GIVEN,
     SEARCH_MODES,
     check_count,
     check_mode,
-    check_timestamp,
-    check_ttl,
 )
 from memvault.backends.base import Backend, Ranked, Record, SearchMode, record_id
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
@@ -31,13 +28,19 @@ from memvault.errors import (
     EmbedderError,
     EmbedderMismatchError,
     InvalidArgumentError,
-    InvalidValueError,
     MemvaultError,
     StoreClosedError,
 )
 from memvault.filters import Filter, normalize_filter
 from memvault.fusion import hybrid_page
-from memvault.items import MemoryItem, ScoreType, validate_value
+from memvault.items import (
+    MAX_SECONDS,
+    MemoryItem,
+    ScoreType,
+    validate_items,
+    validate_time,
+    validate_ttl,
+)
 from memvault.lexical import indexed_text
 from memvault.namespace import Namespace, is_utf8, validate_key, validate_namespace
 from memvault.transfer import read_jsonl, write_jsonl
@@ -145,7 +148,7 @@ class MemoryStore:
             raise InvalidArgumentError(
                 f"clock must be a callable giving Unix seconds, got {clock!r:.80}"
             )
-        self.ttl = check_ttl(ttl)
+        self.ttl = validate_ttl(ttl)
         self._clock = clock
         self.embedder: Embedder = resolve_embedder(embedder)
         if search_mode is not None:
@@ -309,9 +312,9 @@ class MemoryStore:
             EmbedderError: If the embedder fails; nothing is written.
         """
         namespace = validate_namespace(namespace)
-        expires_in = self.ttl if ttl is NOT_GIVEN else check_ttl(ttl)
-        batch = _validated_items(items)
-        written_at = None if timestamp is None else check_timestamp(timestamp)
+        expires_in = self.ttl if ttl is NOT_GIVEN else validate_ttl(ttl)
+        batch = validate_items(items)
+        written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
         if not batch:
             return []
         now = self._clock()
@@ -495,7 +498,7 @@ class MemoryStore:
         Raises:
             InvalidArgumentError: If ``max_age`` is not a positive number.
         """
-        age = check_ttl(max_age, "max_age")
+        age = validate_ttl(max_age, "max_age")
         now = self._clock()
         doomed = [
             r
@@ -593,29 +596,3 @@ class MemoryStore:
     aexport_jsonl = async_twin(export_jsonl)
     aimport_jsonl = async_twin(import_jsonl)
     aclose = async_twin(close)
-
-
-def _validated_items(items: Any) -> dict[str, dict[str, Any]]:
-    """``(key, value)`` pairs checked, as a dict (a key given twice keeps its last value).
-
-    Raises:
-        InvalidArgumentError: If ``items`` is not an iterable of pairs.
-        InvalidKeyError, InvalidValueError: On a bad key or value (the message names it).
-    """
-    if isinstance(items, (str, bytes, dict)) or not isinstance(items, Iterable):
-        raise InvalidArgumentError(
-            "items must be an iterable of (key, value) pairs, e.g. [('tea', {'text': ...})], "
-            f"got {type(items).__name__}"
-        )
-    batch: dict[str, dict[str, Any]] = {}
-    for index, pair in enumerate(items):
-        if not isinstance(pair, Sequence) or isinstance(pair, (str, bytes)) or len(pair) != 2:
-            raise InvalidArgumentError(
-                f"items[{index}] must be a (key, value) pair, got {pair!r:.80}"
-            )
-        key, value = pair
-        try:
-            batch[validate_key(key)] = validate_value(value)
-        except InvalidValueError as error:
-            raise InvalidValueError(f"items[{index}] (key {key!r:.40}): {error}") from None
-    return batch

@@ -31,7 +31,7 @@ def test_keys_are_those_of_the_namespace_only_and_values_are_recallable():
 
 async def test_values_without_text_are_refused_and_nothing_is_written():
     kv = MemvaultKVStore(small_store(), ("kv",))
-    with pytest.raises(InvalidValueError, match=r"value\['text'\]"):
+    with pytest.raises(InvalidValueError, match=r'value\["text"\]'):
         await kv.amset([("ok", {"text": "fine"}), ("bad", {"title": "no text"})])
     assert await kv.amget(["ok", "bad"]) == [None, None]
     assert [key async for key in kv.ayield_keys()] == []

@@ -39,8 +39,10 @@ from memvault import (
     MemoryStore,
     as_embedder,
 )
+from memvault.errors import shown
+from memvault.items import MAX_TTL
 from memvault.namespace import Namespace, validate_key, validate_namespace
-from memvault.store import MAX_COUNT, MAX_SECONDS
+from memvault.store import MAX_COUNT
 
 logger = logging.getLogger(__name__)
 
@@ -85,19 +87,21 @@ def _minutes(value: Any, field: str) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
-        or not 0 < value * 60 < MAX_SECONDS
         or not math.isfinite(value)
+        or not 0 < value * 60 < MAX_TTL
     ):
         raise InvalidArgumentError(
-            f"{field} must be a positive number of MINUTES (LangGraph's unit) or None, "
-            f"got {value!r}"
+            f"{field} must be a positive number of MINUTES (LangGraph's unit) below "
+            f"{MAX_TTL / 60:.0e}, or None, got {shown(value)}"
         )
     return float(value)
 
 
 def _count(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise InvalidArgumentError(f"{field} must be an int from 0 to {MAX_COUNT}, got {value!r}")
+        raise InvalidArgumentError(
+            f"{field} must be an int from 0 to {MAX_COUNT}, got {shown(value)}"
+        )
     return value
 
 

@@ -30,14 +30,15 @@ and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.store.base import get_text_at_path
 
 from memvault import InvalidFilterError, InvalidValueError
+from memvault.errors import shown
 from memvault.filters import is_scalar
+from memvault.items import MAX_DEPTH, validate_json
 
 MARK = "lg~"
 """The entry holding the original LangGraph value, and the escape prefix of clashing paths."""
@@ -85,20 +86,18 @@ def encode(
         ttl: The item's TTL in minutes, or ``None``.
 
     Raises:
-        memvault.InvalidValueError: If ``value`` is not a dict of JSON data.
+        memvault.InvalidValueError: If ``value`` is not a dict of JSON data as
+            :func:`memvault.items.validate_json` checks it, at most ``MAX_DEPTH - 1`` deep
+            (the message names the path of the bad field).
     """
     if not isinstance(value, Mapping):
         raise InvalidValueError(
             f"LangGraph store value must be a dict such as {{'name': 'Ada'}}, got "
             f"{type(value).__name__}"
         )
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise InvalidValueError(
-            f"LangGraph store value must be a dict of JSON data to be stored: {error}; use str, "
-            "int, float, bool, None, lists and dicts with string keys"
-        ) from None
+    # The rules of memvault values (finite numbers, 64-bit ints, UTF-8, bounded depth), one
+    # level less deep: the value is kept inside the memvault value.
+    validate_json(dict(value), where="LangGraph store value", max_depth=MAX_DEPTH - 1)
     stored: dict[str, Any] = {}
     _flatten(value, (), stored)
     text = embedded_text(value, fields)
@@ -118,6 +117,16 @@ def decode(stored: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _conditions(path: tuple[str, ...], condition: Any, out: dict[str, Any]) -> None:
+    if not isinstance(path[-1], str):
+        raise InvalidFilterError(
+            f"filter field {shown(path[-1])} must be a str, e.g. {{'meta': {{'lang': 'en'}}}}"
+        )
+    where = shown(".".join(path))
+    if len(path) >= MAX_DEPTH:
+        raise InvalidFilterError(
+            f"filter on {where} nests fields deeper than {MAX_DEPTH - 1} levels, deeper than "
+            "any stored value can be"
+        )
     if isinstance(condition, Mapping) and condition:
         operators = [k for k in condition if isinstance(k, str) and k.startswith("$")]
         if not operators:
@@ -126,17 +135,17 @@ def _conditions(path: tuple[str, ...], condition: Any, out: dict[str, Any]) -> N
             return
         if len(operators) != len(condition):
             raise InvalidFilterError(
-                f"filter on {'.'.join(path)!r} mixes operators and fields: {dict(condition)!r}; "
+                f"filter on {where} mixes operators and fields: {shown(dict(condition))}; "
                 "nest fields as {'meta': {'lang': 'en'}} and operators as {'n': {'$gt': 1}}"
             )
     elif isinstance(condition, (list, tuple, Mapping)):
         raise InvalidFilterError(
-            f"filter on {'.'.join(path)!r} compares a list or empty dict; memvault filters test "
+            f"filter on {where} compares a list or empty dict; memvault filters test "
             "scalar fields: filter on a str, int, float or bool field instead"
         )
     elif not is_scalar(condition):
         raise InvalidFilterError(
-            f"filter on {'.'.join(path)!r} compares {condition!r}; use a str, int, float or bool"
+            f"filter on {where} compares {shown(condition)}; use a str, int, float or bool"
         )
     out[field_name(path)] = condition
 
