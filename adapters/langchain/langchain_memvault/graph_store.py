@@ -328,6 +328,10 @@ class MemvaultLangGraphStore(BaseStore):
             memvault.MemvaultError, langgraph.store.base.InvalidNamespaceError: On bad input;
                 bad writes are found before anything is read or written.
         """
+        if not isinstance(ops, Iterable):
+            raise InvalidArgumentError(
+                f"ops must be a list of LangGraph store operations, got {type(ops).__name__}"
+            )
         ops = list(ops)
         for op in ops:
             if not isinstance(op, (GetOp, PutOp, SearchOp, ListNamespacesOp)):

@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
 
 from langchain_core.stores import BaseStore
 
-from memvault import NOT_GIVEN, MemoryStore
+from memvault import NOT_GIVEN, InvalidArgumentError, MemoryStore
+from memvault.errors import shown
+from memvault.items import validate_ttl
 from memvault.namespace import Namespace, validate_namespace
 
 _PAGE = 100
+
+
+def _keys(keys: Any) -> list[Any]:
+    """``keys`` as a list (each key is checked by the store), or an error naming the fix."""
+    if isinstance(keys, (str, bytes)) or not isinstance(keys, Iterable):
+        raise InvalidArgumentError(
+            f"keys must be a list of keys such as ['k1', 'k2'], got {type(keys).__name__} "
+            f"{shown(keys)}"
+        )
+    return list(keys)
+
+
+def _check_prefix(prefix: Any) -> None:
+    if prefix is not None and not isinstance(prefix, str):
+        raise InvalidArgumentError(f"prefix must be a str or None, got {shown(prefix)}")
 
 
 class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
@@ -28,29 +45,38 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         ttl: Seconds until written items expire; ``None`` never; default the store's ``ttl``.
 
     Raises:
+        memvault.InvalidArgumentError: If ``store`` is not a MemoryStore or ``ttl`` is not a
+            positive number of seconds; from the methods, if ``keys`` is not a list of keys or
+            ``prefix`` not a str.
         memvault.InvalidNamespaceError: If ``namespace`` is not a non-empty tuple of strings.
-        memvault.InvalidValueError: From ``mset``, when a value lacks a non-empty ``"text"``
-            or is not JSON; nothing is written then.
+        memvault.InvalidKeyError, memvault.InvalidValueError: From ``mset``, when a key is bad
+            or a value lacks a non-empty ``"text"`` or is not JSON; nothing is written then.
 
     """
 
     def __init__(self, store: MemoryStore, namespace: Namespace, *, ttl: Any = NOT_GIVEN) -> None:
+        if not isinstance(store, MemoryStore):
+            raise InvalidArgumentError(
+                f"MemvaultKVStore takes a memvault.MemoryStore, got {type(store).__name__}"
+            )
+        if ttl is not NOT_GIVEN:
+            validate_ttl(ttl)
         self.store = store
         self.namespace = validate_namespace(namespace)
         self.ttl = ttl
 
     def mget(self, keys: Sequence[str]) -> list[dict[str, Any] | None]:
         """Values for ``keys`` in order, ``None`` where absent or expired (``BaseStore.mget``)."""
-        items = [self.store.get(self.namespace, key) for key in keys]
+        items = [self.store.get(self.namespace, key) for key in _keys(keys)]
         return [item.value if item is not None else None for item in items]
 
     def mset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Upsert ``(key, value)`` pairs in one ``MemoryStore.put_many`` (``BaseStore.mset``)."""
-        self.store.put_many(self.namespace, list(key_value_pairs), ttl=self.ttl)
+        self.store.put_many(self.namespace, key_value_pairs, ttl=self.ttl)
 
     def mdelete(self, keys: Sequence[str]) -> None:
         """Delete ``keys``; absent keys are ignored (``BaseStore.mdelete``)."""
-        for key in keys:
+        for key in _keys(keys):
             self.store.delete(self.namespace, key)
 
     def _keys(self, page: list[Any], prefix: str | None) -> list[str]:
@@ -67,6 +93,7 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
             prefix: Only keys that start with this string.
 
         """
+        _check_prefix(prefix)
         offset = 0
         while page := self.store.search(self.namespace, limit=_PAGE, offset=offset):
             yield from self._keys(page, prefix)
@@ -74,20 +101,21 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
 
     async def amget(self, keys: Sequence[str]) -> list[dict[str, Any] | None]:
         """Async form of :meth:`mget`."""
-        items = await asyncio.gather(*(self.store.aget(self.namespace, key) for key in keys))
+        items = await asyncio.gather(*(self.store.aget(self.namespace, key) for key in _keys(keys)))
         return [item.value if item is not None else None for item in items]
 
     async def amset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Async form of :meth:`mset`."""
-        await self.store.aput_many(self.namespace, list(key_value_pairs), ttl=self.ttl)
+        await self.store.aput_many(self.namespace, key_value_pairs, ttl=self.ttl)
 
     async def amdelete(self, keys: Sequence[str]) -> None:
         """Async form of :meth:`mdelete`."""
-        for key in keys:
+        for key in _keys(keys):
             await self.store.adelete(self.namespace, key)
 
     async def ayield_keys(self, *, prefix: str | None = None) -> AsyncIterator[str]:
         """Async form of :meth:`yield_keys` (an async generator)."""
+        _check_prefix(prefix)
         offset = 0
         while page := await self.store.asearch(self.namespace, limit=_PAGE, offset=offset):
             for key in self._keys(page, prefix):

@@ -59,10 +59,18 @@ class MemoryTool(BaseTool):
             sets can serve one agent; letters, digits, ``_`` and ``-`` only.
         **fields: Other ``BaseTool`` fields (``name``, ``description``, ``return_direct``...).
 
+    A call's arguments are validated by LangChain against ``args_schema`` first (LangChain
+    owns the tool's schema), so arguments of the wrong type or out of range raise
+    ``pydantic.ValidationError`` from ``invoke``; everything after that (a blank text, the
+    run's namespace, the store) raises a :class:`memvault.MemvaultError`. A string input
+    (``remember.invoke("I like tea")``) is the first argument.
+
     Raises:
         memvault.InvalidArgumentError: If neither or both of ``memory`` and ``store`` are
             given, ``namespace`` or ``ttl`` come with a ``memory``, there is no ``spec``, or the
-            prefix has other characters; during a call, on arguments the schema rejects.
+            prefix has other characters; during a call, on arguments memvault rejects (a blank
+            text).
+        pydantic.ValidationError: From ``invoke``, on arguments the tool's schema rejects.
         memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             call, if the run lacks a value the template needs.
     """
@@ -105,21 +113,36 @@ class MemoryTool(BaseTool):
         fields.setdefault("args_schema", spec.args_schema)
         super().__init__(memory=memory, spec=spec, prefix=prefix, **fields)
 
+    def _arguments(self, given: tuple[Any, ...], arguments: dict[str, Any]) -> dict[str, Any]:
+        """The call's arguments by name.
+
+        A string input (``tool.invoke("...")``, which LangChain passes positionally) is the
+        schema's first argument.
+        """
+        if given:
+            first = next(iter(self.spec.args_schema.model_fields))
+            return {first: given[0], **arguments}
+        return arguments
+
     def _run(
         self,
+        *given: Any,
         config: RunnableConfig,
         run_manager: CallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> str:
-        return run_memory_tool(run_scope(self.memory, config), self.spec.name, arguments)
+        scope = run_scope(self.memory, config)
+        return run_memory_tool(scope, self.spec.name, self._arguments(given, arguments))
 
     async def _arun(
         self,
+        *given: Any,
         config: RunnableConfig,
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **arguments: Any,
     ) -> str:
-        return await arun_memory_tool(run_scope(self.memory, config), self.spec.name, arguments)
+        scope = run_scope(self.memory, config)
+        return await arun_memory_tool(scope, self.spec.name, self._arguments(given, arguments))
 
 
 class RememberTool(MemoryTool):

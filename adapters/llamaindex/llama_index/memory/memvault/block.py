@@ -10,6 +10,7 @@ from llama_index.core.bridge.pydantic import Field
 from llama_index.core.memory.memory import BaseMemoryBlock
 from llama_index.core.utils import get_tokenizer
 from llama_index.memory.memvault.messages import (
+    chat_messages,
     latest_user_text,
     message_text,
     to_openai_messages,
@@ -182,8 +183,10 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             The fenced memory block, or ``""`` when there is no user text or nothing recalled.
 
         Raises:
+            InvalidArgumentError: If ``messages`` is not a list of ``ChatMessage``.
             InvalidNamespaceError: If the template needs a ``session_id`` and none was passed.
         """
+        messages = None if messages is None else chat_messages(messages)
         query = latest_user_text(messages)
         if not query:
             return ""
@@ -197,7 +200,11 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         Args:
             messages: Messages, oldest first; ``BaseMemoryBlock.aput`` has put the session id
                 into each one's ``additional_kwargs["session_id"]``.
+
+        Raises:
+            InvalidArgumentError: If ``messages`` is not a list of ``ChatMessage``.
         """
+        messages = chat_messages(messages)
         session_id = next(
             (
                 m.additional_kwargs["session_id"]

@@ -14,7 +14,7 @@ from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.memory import Memory
 from llama_index.core.memory.memory import BaseMemoryBlock
 from llama_index.memory.memvault.block import MemvaultMemoryBlock
-from llama_index.memory.memvault.messages import message_text
+from llama_index.memory.memvault.messages import chat_message, chat_messages, message_text
 
 from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryStore
 
@@ -126,7 +126,8 @@ class MemvaultMemory(Memory):
 
         Raises:
             InvalidArgumentError: If neither or both of ``store`` and ``path`` are given,
-                ``path`` is not a folder path, or as :class:`MemvaultMemoryBlock` raises.
+                ``path`` is not a folder path, ``chat_history`` is not a list of
+                ``ChatMessage``, or as :class:`MemvaultMemoryBlock` raises.
             InvalidFilterError, InvalidNamespaceError: As :class:`MemvaultMemoryBlock` raises
                 them.
         """
@@ -156,17 +157,29 @@ class MemvaultMemory(Memory):
             session_id=session_id, memory_blocks=[block, *memory_blocks], **memory_kwargs
         )
         memory.write_through_blocks = [block.name] if write_through else []
-        if chat_history:
-            memory.set(list(chat_history))
+        if chat_history is not None:
+            history = chat_messages(chat_history, "chat_history")
+            if history:
+                memory.set(history)
         return memory
 
     async def aput(self, message: ChatMessage) -> None:
-        """Add a message (``Memory.aput``), then store the turn if this message finishes it."""
+        """Add a message (``Memory.aput``), then store the turn if this message finishes it.
+
+        Raises:
+            InvalidArgumentError: If ``message`` is not a ``ChatMessage``.
+        """
+        chat_message(message)
         await super().aput(message)
         await self._write_through([message])
 
     async def aput_messages(self, messages: list[ChatMessage]) -> None:
-        """Add messages (``Memory.aput_messages``), then store the turn if they finish it."""
+        """Add messages (``Memory.aput_messages``), then store the turn if they finish it.
+
+        Raises:
+            InvalidArgumentError: If ``messages`` is not a list of ``ChatMessage``.
+        """
+        messages = chat_messages(messages)
         await super().aput_messages(messages)
         await self._write_through(messages)
 
@@ -179,7 +192,11 @@ class MemvaultMemory(Memory):
 
         Args:
             messages: The history, oldest first.
+
+        Raises:
+            InvalidArgumentError: If ``messages`` is not a list of ``ChatMessage``.
         """
+        messages = chat_messages(messages)
         before = [_said(message) for message in await self.aget_all()]
         shared = 0
         while (

@@ -7,6 +7,48 @@ from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
+from memvault import InvalidArgumentError
+from memvault.errors import shown
+
+
+def chat_messages(messages: Any, field: str = "messages") -> list[ChatMessage]:
+    """Check that ``messages`` is a list of LlamaIndex ``ChatMessage`` s, and return it as one.
+
+    Args:
+        messages: What a caller passed as messages.
+        field: Its name in the message, e.g. ``"chat_history"``.
+
+    Returns:
+        The messages as a list.
+
+    Raises:
+        InvalidArgumentError: If it is not a list (or tuple) of ``ChatMessage``, naming the
+            first wrong entry.
+    """
+    if not isinstance(messages, (list, tuple)):
+        raise InvalidArgumentError(
+            f"{field} must be a list of llama_index ChatMessage, e.g. "
+            f"[ChatMessage(role='user', content='...')], got {type(messages).__name__} "
+            f"{shown(messages)}"
+        )
+    for index, message in enumerate(messages):
+        chat_message(message, f"{field}[{index}]")
+    return list(messages)
+
+
+def chat_message(message: Any, field: str = "message") -> ChatMessage:
+    """Check that ``message`` is a LlamaIndex ``ChatMessage``, and return it.
+
+    Raises:
+        InvalidArgumentError: If it is not one, naming ``field``.
+    """
+    if not isinstance(message, ChatMessage):
+        raise InvalidArgumentError(
+            f"{field} must be a llama_index ChatMessage, e.g. ChatMessage(role='user', "
+            f"content='...'), got {type(message).__name__} {shown(message)}"
+        )
+    return message
+
 
 def message_text(message: ChatMessage) -> str:
     """Return the text of a message: its text content blocks joined by newlines, stripped.

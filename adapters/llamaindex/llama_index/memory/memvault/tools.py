@@ -51,6 +51,12 @@ class MemvaultToolSpec(BaseToolSpec):
         prefix: Put before every tool name, e.g. ``"org_"`` gives ``org_remember``, so that
             the tools of two memories can serve one agent.
 
+    Every bad input raises a :class:`memvault.MemvaultError`, arguments a model got wrong
+    included (:class:`memvault.InvalidArgumentError` naming the argument: the tools validate
+    their arguments themselves with the schema LlamaIndex is shown); only LlamaIndex's own
+    layers (e.g. ``BaseRetriever.retrieve`` given something other than a string) raise
+    LlamaIndex's or pydantic's errors.
+
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, ``namespace`` is given
             with an ``AgentMemory``, or ``prefix`` is not a str.
@@ -110,15 +116,22 @@ class MemvaultToolSpec(BaseToolSpec):
         return {"user_id": self.user_id, "session_id": self.session_id}
 
     def _tool(self, spec: MemoryToolSpec, metadata: ToolMetadata | None) -> FunctionTool:
-        def call(ctx: Context = None, **arguments: Any) -> str:
+        def by_name(given: tuple[Any, ...], arguments: dict[str, Any]) -> dict[str, Any]:
+            # A positional argument (tool.call("...")) is the schema's first argument.
+            if given:
+                return {next(iter(spec.args_schema.model_fields)): given[0], **arguments}
+            return arguments
+
+        def call(*given: Any, ctx: Context = None, **arguments: Any) -> str:
             # The run's Memory is read through the workflow's async store.
             scope = (
                 self.memory.scope(self._own_ids()) if ctx is None else asyncio_run(self.ascope(ctx))
             )
-            return run_memory_tool(scope, spec.name, arguments)
+            return run_memory_tool(scope, spec.name, by_name(given, arguments))
 
-        async def acall(ctx: Context = None, **arguments: Any) -> str:
-            return await arun_memory_tool(await self.ascope(ctx), spec.name, arguments)
+        async def acall(*given: Any, ctx: Context = None, **arguments: Any) -> str:
+            scope = await self.ascope(ctx)
+            return await arun_memory_tool(scope, spec.name, by_name(given, arguments))
 
         name = spec.named(self.prefix)
         call.__name__, acall.__name__ = name, f"a{name}"
