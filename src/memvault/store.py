@@ -548,8 +548,7 @@ class MemoryStore:
         """Read items written by :meth:`export_jsonl`, keeping their times and TTLs.
 
         All or nothing: every line is checked and embedded before one write. Texts are
-        embedded with this store's embedder; items already expired are skipped; a key given
-        twice keeps its last line.
+        embedded with this store's embedder; items already expired are skipped.
 
         Args:
             path: The JSON Lines file.

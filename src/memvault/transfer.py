@@ -58,21 +58,20 @@ def write_jsonl(records: Iterable[Record], path: str | Path) -> int:
 def read_jsonl(path: str | Path) -> list[Record]:
     """Read and validate every line of a file written by :func:`write_jsonl`.
 
-    A key given twice in one namespace keeps its last line (as ``put_many`` keeps a key's last
-    value).
-
     Returns:
-        The records, one per ``(namespace, key)``, in first-seen order.
+        The records, in file order.
 
     Raises:
-        ImportFormatError: If the file cannot be read or a line is not a valid item (the
-            message names the line and the field).
+        ImportFormatError: If the file cannot be read, a line is not a valid item (the
+            message names the line and the field), or two lines hold one ``(namespace, key)``
+            (an export never does; the message names both lines).
     """
     if not isinstance(path, (str, Path)):
         raise ImportFormatError(
             f"path must be a file path (str or pathlib.Path), got {type(path).__name__}"
         )
     records: dict[str, Record] = {}
+    lines_of: dict[str, int] = {}
     try:
         with open(path, encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
@@ -97,8 +96,13 @@ def read_jsonl(path: str | Path) -> list[Record]:
                     raise ImportFormatError(
                         f"{path}: line {number} is not a memvault item: {error}"
                     ) from None
-                records.pop(record.id, None)
+                if record.id in records:
+                    raise ImportFormatError(
+                        f"{path}: lines {lines_of[record.id]} and {number} both hold namespace "
+                        f"{list(record.namespace)} key {record.key!r:.80}; keep one of them"
+                    )
                 records[record.id] = record
+                lines_of[record.id] = number
     except UnicodeDecodeError:
         raise ImportFormatError(f"{path} is not UTF-8 text; export files are UTF-8") from None
     except OSError as error:

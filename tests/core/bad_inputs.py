@@ -9,11 +9,8 @@ import shutil
 import threading
 from pathlib import Path
 
-import pytest
-
 from memvault import HashingEmbedder, MemoryStore
 
-NEEDS_STORE_REWRITE = pytest.mark.xfail(reason="needs the store rewrite of issue 9", strict=True)
 """Marks a case whose fix must live in ``store.py`` (issue 9, part 3/4)."""
 
 ALICE = ("users", "alice")

@@ -31,7 +31,6 @@ from memvault import AgentMemory, MemoryStore, MemvaultError
 from tests.core.bad_inputs import (
     BIG,
     DEEP,
-    NEEDS_STORE_REWRITE,
     copy_of,
     exported,
     nested,
@@ -149,8 +148,8 @@ CASES = [
     p(lambda c: c.kv().mset([("k", {"text": "x", "deep": DEEP})]), "kv mset nested 5,000"),
     p(lambda c: c.kv().mset([("ok", {"text": "x"}), ("bad", {"title": "x"})]), "kv no text"),
     p(lambda c: c.kv().mset([("k\udc00", {"text": "x"})]), "kv mset key surrogate"),
-    p(lambda c: c.kv().mset(None), "kv mset None", marks=NEEDS_STORE_REWRITE),
-    p(lambda c: c.kv().mset([("k",)]), "kv mset 1-tuple", marks=NEEDS_STORE_REWRITE),
+    p(lambda c: c.kv().mset(None), "kv mset None"),
+    p(lambda c: c.kv().mset([("k",)]), "kv mset 1-tuple"),
     p(lambda c: c.kv().mget(None), "kv mget None"),
     p(lambda c: c.kv().mget([5]), "kv mget int key"),
     p(lambda c: c.kv().mdelete("tea"), "kv mdelete str"),
