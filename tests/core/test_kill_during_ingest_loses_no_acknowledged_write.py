@@ -72,7 +72,7 @@ from memvault import HashingEmbedder, MemoryStore
 from tests.core.processes import error_name, phrase, report
 
 results = {}
-for run in json.loads(sys.argv[1]):
+for run in json.loads(open(sys.argv[1], encoding="utf-8").read()):
     folder, label, acked, torn, probes = (
         run["folder"], run["label"], run["acked"], run["torn"], run["probes"]
     )
@@ -169,7 +169,9 @@ def test_sigkill_during_an_ingest_loses_no_acknowledged_write(tmp_path):
         )
     assert sum(len(r["acked"]) for r in runs) > 0, "no run acknowledged a write"
 
-    results = run(CHECK, json.dumps(runs), stderr=tmp_path / "check.log", timeout=600)["results"]
+    plan = tmp_path / "runs.json"  # too long for a command line
+    plan.write_text(json.dumps(runs), encoding="utf-8")
+    results = run(CHECK, plan, stderr=tmp_path / "check.log", timeout=600)["results"]
     healthy = {
         "errors": [],
         "lost": [],
