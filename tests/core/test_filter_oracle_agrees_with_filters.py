@@ -30,7 +30,7 @@ conditions = st.one_of(
 filters = st.one_of(st.none(), st.dictionaries(st.sampled_from(FIELDS), conditions, max_size=3))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(value=values, filter=filters)
 def test_oracle_agrees_with_matches(value, filter):
     assert filter_matches(value, filter) == matches(value, normalize_filter(filter))

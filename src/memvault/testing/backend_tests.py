@@ -531,7 +531,10 @@ class BackendTests(ContractBase):
             "namespaces": lambda: backend.namespaces((), now=T0),
             "scan": lambda: list(backend.scan((), now=None)),
             "get_info": lambda: backend.get_info(),
+            "set_info": lambda: backend.set_info({"dim": 64}),
         }
+        if "lexical" in backend.search_modes:
+            calls["lexical"] = lambda: backend.lexical("tea", (), clauses=[], now=T0, limit=1)
         wrong = {}
         for name, call in calls.items():
             try:
