@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from memvault.backends.base import Clauses, Ranked, Record
-from memvault.errors import StoreBusyError, StoreDamagedError
+from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import matches
 from memvault.lexical import indexed_text, match_query
 from memvault.namespace import Namespace
@@ -156,6 +156,7 @@ class RecordFile:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self._lock = threading.Lock()
+        self.closed = False
         try:
             self._db = sqlite3.connect(
                 str(self.path) if self.path is not None else ":memory:",
@@ -199,6 +200,8 @@ class RecordFile:
     def _use(self) -> Iterator[None]:
         """Hold the connection; SQLite's errors leave as memvault's."""
         with self._lock:
+            if self.closed:
+                raise StoreClosedError("the store was closed; open a new MemoryStore")
             try:
                 yield
             except sqlite3.OperationalError as error:
@@ -701,8 +704,9 @@ class RecordFile:
         return found
 
     def close(self) -> None:
-        """Close the SQLite connection; the file is unusable afterwards."""
+        """Close the SQLite connection; using the file afterwards raises StoreClosedError."""
         with self._lock:
+            self.closed = True
             self._db.close()
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from memvault import ChromaBackend, HashingEmbedder, InMemoryBackend, MemoryStore
-from tests.contract.clock import FakeClock
+from memvault.testing import FakeClock
 
 
 @pytest.fixture

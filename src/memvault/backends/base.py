@@ -89,7 +89,7 @@ class Backend(Protocol):
         keeps its ``created_at``.
 
         Args:
-            records: Distinct ids.
+            records: Distinct ids; none at all writes nothing.
             embeddings: Shape ``(len(records), dim)``.
             now: Unix seconds.
 
@@ -103,7 +103,7 @@ class Backend(Protocol):
         ...
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:
-        """Records by id (expired ones included), ``None`` where absent."""
+        """Records by id (expired ones included), ``None`` where absent; one per id given."""
         ...
 
     def recent(
@@ -124,7 +124,8 @@ class Backend(Protocol):
         """The ``limit`` live matching records nearest to ``embedding`` (shape ``(dim,)``).
 
         Returns:
-            ``(id, cosine similarity)`` pairs, most similar first, ties by id.
+            ``(id, cosine similarity)`` pairs, most similar first, ties by id (also at the
+            cut: of records tied with the last one returned, those with the smaller ids).
         """
         ...
 
@@ -161,7 +162,7 @@ class Backend(Protocol):
         ...
 
     def close(self) -> None:
-        """Release files and clients; the backend is unusable afterwards."""
+        """Release files and clients; afterwards every method raises ``StoreClosedError``."""
         ...
 
 

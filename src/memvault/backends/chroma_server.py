@@ -118,6 +118,8 @@ class ChromaServerBackend:
         self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
     ) -> list[Record]:
         """Insert or replace records, keeping ``created_at`` of live replaced versions."""
+        if not records:
+            return []
         previous = self.get([r.id for r in records])
         stored = [
             Record(
@@ -193,10 +195,11 @@ class ChromaServerBackend:
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
         found: dict[str, Record] = {}
+        distinct = list(dict.fromkeys(ids))  # Chroma refuses an id given twice
         with self._translated():
-            for start in range(0, len(ids), self.max_batch):
+            for start in range(0, len(distinct), self.max_batch):
                 got = self.collection.get(
-                    ids=list(ids[start : start + self.max_batch]), include=["metadatas"]
+                    ids=distinct[start : start + self.max_batch], include=["metadatas"]
                 )
                 found.update({i: record_of(m) for i, m in zip(got["ids"], got["metadatas"])})
         return [found.get(i) for i in ids]
@@ -232,10 +235,25 @@ class ChromaServerBackend:
         """
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
         condition, narrowed = nearest_where(prefix, clauses, now)
-        hits = self._nearest(vector, condition, limit)
+        hits = self._nearest_with_ties(vector, condition, limit)
         if narrowed and any(not record.live(now) for record, _ in hits):
-            hits = self._nearest(vector, where(prefix, clauses, now), limit)
+            hits = self._nearest_with_ties(vector, where(prefix, clauses, now), limit)
         return [(record.id, score) for record, score in hits]
+
+    def _nearest_with_ties(
+        self, vector: np.ndarray, condition: dict[str, Any] | None, limit: int
+    ) -> list[tuple[Record, float]]:
+        """The ``limit`` nearest hits, best first, ties by id.
+
+        Chroma returns any of the records tied at its cut, so this asks for more until the
+        last hit scores below the cut: then every tie is there to be ordered by id.
+        """
+        n = limit + 1
+        while True:
+            hits = self._nearest(vector, condition, n)
+            if len(hits) < n or hits[-1][1] < hits[limit - 1][1]:
+                return hits[:limit]
+            n *= 2
 
     def _nearest(
         self, vector: np.ndarray, condition: dict[str, Any] | None, n: int

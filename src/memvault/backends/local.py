@@ -153,6 +153,8 @@ class LocalBackend:
 
         See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
         """
+        if not records:
+            return []
         stored = self.records.upsert(records, unit_vectors(embeddings), now=now)
         self._drain_if_full()
         return stored
@@ -261,14 +263,18 @@ class LocalBackend:
         assert self.index is not None
         with self.index.hold(self.records.generation, write=False):
             lagging = self.records.unindexed(prefix)
-            wanted = limit + len(lagging)
+            wanted = limit + len(lagging) + 1
             while True:
                 hits = self.index.nearest(
                     prefix, embedding=query, clauses=clauses, now=now, limit=wanted
                 )
                 live = self.records.live([i for i, _ in hits], now=now)
                 kept = [(i, s) for i, s in hits if i in live and i not in lagging]
-                if len(kept) >= limit or len(hits) < wanted:
+                if len(hits) < wanted:
+                    break
+                # The index picks any of the records tied at its cut: ask for more until the
+                # last hit scores below the last one kept, so every tie is there to go by id.
+                if len(kept) >= limit and hits[-1][1] < kept[limit - 1][1]:
                     break
                 wanted *= 4
         caught_up = self.records.nearest(
@@ -304,7 +310,12 @@ class LocalBackend:
         self.records.set_info(info)
 
     def close(self) -> None:
-        """Apply the outbox to the index (unless another process holds it), then close both."""
+        """Apply the outbox to the index (unless another process holds it), then close both.
+
+        Closing twice does nothing.
+        """
+        if self.records.closed:
+            return
         try:
             if self.index is not None:
                 self.drain(wait=False)

@@ -1,0 +1,552 @@
+"""Every method of the :class:`~memvault.backends.base.Backend` protocol, called directly.
+
+Each test writes records with chosen times and embeddings straight into a backend and checks
+what every read returns against :mod:`memvault.testing.oracle`: liveness at ``now`` (an item
+expiring exactly then is expired), namespace prefixes segment by segment, filters, order
+(ties by id), limits and offsets, cosine similarities of the vectors written, and BM25 results
+that share a word with the query.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memvault.backends.base import Backend, Ranked, Record, record_id
+from memvault.errors import StoreClosedError
+from memvault.filters import normalize_filter
+from memvault.namespace import Namespace
+from memvault.testing.base import ContractBase
+from memvault.testing.clock import DEFAULT_START
+from memvault.testing.oracle import (
+    filter_matches,
+    in_scope,
+    is_live,
+    searched_text,
+    shares_query_word,
+)
+
+T0 = DEFAULT_START
+"""When the records of a test were first written, Unix seconds."""
+NOW = T0 + 1000.5
+"""The ``now`` of every read of the corpus, Unix seconds."""
+SCORE_TOLERANCE = 1e-4
+"""How far a backend's cosine similarity may be from the one computed in float64."""
+
+
+@dataclass(frozen=True)
+class _Row:
+    namespace: Namespace
+    key: str
+    value: dict[str, Any]
+    updated: float  # seconds after T0
+    expires: float | None  # seconds after NOW, None: never
+
+
+_CORPUS = [
+    _Row(("u", "a"), "k1", {"text": "tea dog", "n": 1, "kind": "fact"}, 10.25, None),
+    _Row(("u", "a"), "k2", {"text": "dog rain", "n": 2.5, "kind": "turn"}, 20.0, 50.0),
+    _Row(("u", "ab"), "k1", {"text": "tea piano", "n": "2", "kind": "turn"}, 20.0, None),
+    _Row(("u", "a", "x"), "k3", {"text": "lisbon nurse", "n": 3, "flag": True}, 30.0, -1.0),
+    _Row(("u", "a", "x"), "k4", {"text": "rain rain tea", "n": True, "kind": "fact"}, 5.0, 0.0),
+    _Row(("u", "a", "x"), "k5", {"text": "nurse tea", "n": 0, "flag": False}, 15.0, 0.25),
+    _Row(("v",), "k1", {"text": "piano tea", "n": 0, "nested": {"n": 1}}, 40.0, None),
+    _Row(("u",), "k/6", {"text": "nurse dog tea", "n": None, "kind": "fact"}, 40.0, 1000.0),
+    _Row(("ua",), "k7", {"text": "dog", "n": 2, "tags": ["tea"]}, 25.0, None),
+    _Row(("u", "a"), "k8", {"text": "tea dog", "n": 1, "kind": "fact"}, 10.25, None),
+    _Row(("v",), "k9", {"text": "the rain", "context": "lisbon piano"}, 35.0, None),
+    _Row(("w",), "k10", {"text": "tea tea", "kind": "fact"}, 45.0, -0.5),
+]
+"""Records whose reads the tests check: live, expired (one exactly at ``NOW``), nested
+namespaces with look-alike segments (``("u", "a")``, ``("u", "ab")``, ``("ua",)``), a
+namespace holding only an expired record (``("w",)``), equal update times and equal texts."""
+
+PREFIXES: list[Namespace] = [
+    (),
+    ("u",),
+    ("u", "a"),
+    ("u", "ab"),
+    ("u", "a", "x"),
+    ("ua",),
+    ("v",),
+    ("w",),
+    ("nowhere",),
+]
+FILTERS: list[dict[str, Any] | None] = [
+    None,
+    {"n": {"$gt": 1}},
+    {"n": {"$ne": 2}},
+    {"kind": "fact"},
+    {"n": {"$in": [0, "2"]}},
+    {"flag": False},
+    {"n": {"$nin": [1]}},
+    {"kind": "fact", "n": {"$lte": 1}},
+]
+PAGES = [(1, 0), (3, 1), (50, 0)]
+"""``(limit, offset)`` pairs read."""
+LIMITS = [1, 3, 50]
+"""``limit`` of ranked reads, taken in turn, so that each prefix and each filter meets each."""
+QUERIES = ["tea", "dog rain", "where is the nurse", "piano lisbon", "zebra"]
+
+
+def _vector(backend_test: ContractBase, text: str, scale: float) -> list[float]:
+    return [scale * x for x in backend_test.make_embedder().embed_query(text)]
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    left, right = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(left @ right / (np.linalg.norm(left) * np.linalg.norm(right)))
+
+
+def _ids(records: Sequence[Record | None]) -> list[str | None]:
+    return [None if r is None else r.id for r in records]
+
+
+def _check_ranking(
+    found: Ranked, expected: dict[str, float | None], limit: int, *, case: str
+) -> None:
+    """Check a ranking against the ids that must be ranked, with their score if known.
+
+    Exactly ``min(limit, len(expected))`` distinct ids, each expected, each score within
+    :data:`SCORE_TOLERANCE` of the known one (else ``> 0``), best first and ties by id, and
+    no expected id left out that scores above the last one returned.
+    """
+    ids = [i for i, _ in found]
+    assert len(ids) == len(set(ids)), f"{case}: an id came back twice: {ids}"
+    assert len(found) == min(limit, len(expected)), (
+        f"{case}: {len(found)} hits, expected {min(limit, len(expected))}: {found}"
+    )
+    for i, score in found:
+        assert i in expected, f"{case}: {i} must not be found (out of scope, expired, filtered)"
+        known = expected[i]
+        if known is None:
+            assert score > 0, f"{case}: BM25 score of {i} is {score}, not > 0"
+        else:
+            assert score == pytest.approx(known, abs=SCORE_TOLERANCE), (
+                f"{case}: score of {i} is {score}, its cosine similarity is {known}"
+            )
+    for (first, high), (second, low) in zip(found, found[1:]):
+        assert high > low or (high == low and first < second), (
+            f"{case}: not best first with ties by id: {found}"
+        )
+    if found and all(score is not None for score in expected.values()):
+        floor = found[-1][1]
+        missed = {
+            i: s
+            for i, s in expected.items()
+            if i not in ids and s is not None and s > floor + SCORE_TOLERANCE
+        }
+        assert not missed, f"{case}: left out better matches {missed}"
+
+
+class BackendTests(ContractBase):
+    """Part of :class:`~memvault.testing.BackendContract`: the protocol, method by method.
+
+    Every test takes a new backend from :meth:`make_backend` (fixture ``backend``) and calls
+    its methods with explicit ``now`` times, embeddings and filter clauses (from
+    :func:`memvault.filters.normalize_filter`, as the store passes them). Lexical tests skip
+    when ``"lexical"`` is not in the backend's ``search_modes``.
+    """
+
+    def _fill(self, backend: Backend) -> dict[str, tuple[Record, list[float]]]:
+        """Write :data:`_CORPUS` in one upsert at ``T0``; each vector scaled differently."""
+        written: dict[str, tuple[Record, list[float]]] = {}
+        records, vectors = [], []
+        for number, row in enumerate(_CORPUS):
+            record = Record(
+                namespace=row.namespace,
+                key=row.key,
+                value=row.value,
+                created_at=T0 + row.updated - 100.0,
+                updated_at=T0 + row.updated,
+                expires_at=None if row.expires is None else NOW + row.expires,
+            )
+            vector = _vector(self, searched_text(row.value), 0.5 + 0.75 * number)
+            written[record.id] = (record, vector)
+            records.append(record)
+            vectors.append(vector)
+        assert backend.upsert(records, vectors, now=T0) == records
+        return written
+
+    @staticmethod
+    def _candidates(
+        written: dict[str, tuple[Record, list[float]]],
+        prefix: Namespace,
+        filter: dict[str, Any] | None,
+        now: float,
+    ) -> list[Record]:
+        return [
+            record
+            for record, _ in written.values()
+            if in_scope(record.namespace, prefix)
+            and is_live(record.expires_at, now)
+            and filter_matches(record.value, filter)
+        ]
+
+    def test_search_modes_are_declared(self, backend: Backend) -> None:
+        """``search_modes`` holds ``"dense"``, and ``"hybrid"`` exactly when ``"lexical"``."""
+        modes = tuple(backend.search_modes)
+        assert "dense" in modes
+        assert set(modes) <= {"hybrid", "dense", "lexical"}
+        assert len(set(modes)) == len(modes)
+        assert ("lexical" in modes) == ("hybrid" in modes)
+
+    def test_reads_of_an_empty_backend_find_nothing(self, backend: Backend) -> None:
+        """Every read of a new backend is empty, and its info is None."""
+        query = _vector(self, "tea", 1.0)
+        for prefix in [(), ("u",)]:
+            assert backend.recent(prefix, clauses=[], now=NOW, limit=5) == []
+            assert backend.dense(prefix, embedding=query, clauses=[], now=NOW, limit=5) == []
+            assert backend.count(prefix, now=NOW) == 0
+            assert backend.namespaces(prefix, now=NOW) == []
+            assert list(backend.scan(prefix, now=None)) == []
+            if "lexical" in backend.search_modes:
+                assert backend.lexical("tea", prefix, clauses=[], now=NOW, limit=5) == []
+        assert backend.get([record_id(("u",), "k")]) == [None]
+        assert backend.get_info() is None
+
+    def test_upsert_returns_new_records_as_given_and_get_reads_them(self, backend: Backend) -> None:
+        """New records come back unchanged, in order; ``get`` keeps order, None where absent.
+
+        Values round-trip exactly (nested JSON, int versus float, unicode), and ids never
+        collide for namespaces and keys holding separators, quotes or brackets.
+        """
+        value = {
+            "text": "Ærø — 日本 ✓ tea",
+            "nested": {"city": "Lisbon", "since": 2024, "tags": ["a"], "note": None},
+            "list": [1, 2.5, "x", None, {"deep": [True, False]}],
+            "empty": {},
+            "zero": 0,
+            "float": 1.0,
+        }
+        records = [
+            Record(("a/b",), "c", value, T0, T0 + 0.5, None),
+            Record(("a",), "b/c", {"text": "two"}, T0, T0, NOW + 0.125),
+            Record(('a","b',), "c", {"text": "three"}, T0 - 1.5, T0, None),
+            Record(("a", '","'), "c", {"text": "four"}, T0, T0, None),
+            Record(("[",), "]", {"text": "five"}, T0, T0, None),
+            Record(("a\\",), "b", {"text": "six"}, T0, T0, None),
+        ]
+        vectors = [_vector(self, searched_text(r.value), 1.0) for r in records]
+        assert backend.upsert(records, vectors, now=T0) == records
+        assert len({r.id for r in records}) == len(records)
+        absent = record_id(("a",), "missing")
+        got = backend.get([absent, records[0].id, records[3].id, absent, records[1].id])
+        assert got == [None, records[0], records[3], None, records[1]]
+        stored = got[1]
+        assert stored is not None
+        assert type(stored.value["zero"]) is int and type(stored.value["float"]) is float
+        assert backend.get([]) == []
+        assert backend.get([r.id for r in records]) == records
+        assert backend.count((), now=T0) == len(records)
+
+    def test_upsert_of_no_records_writes_nothing(self, backend: Backend) -> None:
+        """``upsert([], [])`` returns ``[]`` and changes nothing."""
+        assert backend.upsert([], [], now=T0) == []
+        assert backend.count((), now=T0) == 0
+
+    @pytest.mark.parametrize(
+        ("expires_in", "kept"),
+        [(None, True), (0.25, True), (0.0, False), (-1.0, False)],
+        ids=["never-expires", "live", "expires-at-now", "expired"],
+    )
+    def test_upsert_keeps_created_at_of_a_version_live_at_now(
+        self, backend: Backend, expires_in: float | None, kept: bool
+    ) -> None:
+        """A replaced version lends its ``created_at`` only if live at the upsert's ``now``.
+
+        Everything else comes from the new record: value (old fields gone), ``updated_at``,
+        ``expires_at``, embedding and indexed words.
+        """
+        old_text, new_text = "tea dog", "rain piano"
+        first = Record(
+            ("u", "a"),
+            "k",
+            {"text": old_text, "old": 1},
+            T0,
+            T0 + 1,
+            None if expires_in is None else NOW + expires_in,
+        )
+        old_vector, new_vector = _vector(self, old_text, 2.0), _vector(self, new_text, 0.5)
+        backend.upsert([first], [old_vector], now=T0 + 1)
+        second = Record(("u", "a"), "k", {"text": new_text}, NOW, NOW, NOW + 60)
+        (stored,) = backend.upsert([second], [new_vector], now=NOW)
+        expected = replace(second, created_at=first.created_at) if kept else second
+        assert stored == expected
+        assert backend.get([second.id]) == [expected]
+        assert backend.count((), now=NOW) == 1
+        assert list(backend.scan((), now=None)) == [expected]
+        hits = backend.dense((), embedding=old_vector, clauses=[], now=NOW, limit=5)
+        _check_ranking(hits, {second.id: _cosine(old_vector, new_vector)}, 5, case="dense")
+        if "lexical" in backend.search_modes:
+            assert backend.lexical("tea dog", (), clauses=[], now=NOW, limit=5) == []
+            assert _ids_of(backend.lexical("piano", (), clauses=[], now=NOW, limit=5)) == [
+                second.id
+            ]
+        assert backend.recent((), clauses=normalize_filter({"old": 1}), now=NOW, limit=5) == []
+
+    def test_upsert_of_a_batch_replaces_and_inserts_in_order(self, backend: Backend) -> None:
+        """One upsert of 30 records, new and replacing (live and expired), in input order."""
+        early = [
+            Record(("b", str(n % 3)), f"k{n}", {"text": "tea", "n": n}, T0, T0, T0 + 10 * n)
+            for n in range(10)
+        ]
+        backend.upsert(early, [_vector(self, "tea", 1.0)] * len(early), now=T0)
+        now = T0 + 40  # the versions n < 4 have expired, and n = 4 expires exactly now
+        batch = [
+            Record(("b", str(n % 3)), f"k{n}", {"text": "dog", "m": n}, now, now, None)
+            for n in range(30)
+        ]
+        stored = backend.upsert(batch, [_vector(self, "dog", 1.0)] * len(batch), now=now)
+        expected = [
+            replace(r, created_at=T0) if n < 10 and T0 + 10 * n > now else r
+            for n, r in enumerate(batch)
+        ]
+        assert stored == expected
+        assert backend.get([r.id for r in batch]) == expected
+        assert backend.count(("b",), now=now) == 30
+        assert sorted(backend.namespaces(("b",), now=now)) == [("b", "0"), ("b", "1"), ("b", "2")]
+
+    def test_get_returns_expired_records_too(self, backend: Backend) -> None:
+        """``get`` ignores expiry: the caller decides what an expired record means."""
+        record = Record(("u",), "k", {"text": "tea"}, T0, T0, T0 + 1)
+        backend.upsert([record], [_vector(self, "tea", 1.0)], now=T0)
+        assert backend.get([record.id]) == [record]
+
+    def test_delete_removes_the_ids_given_from_every_read(self, backend: Backend) -> None:
+        """Deleted records leave every read; absent ids and ``delete([])`` are ignored.
+
+        A key written again after its delete starts anew (its old ``created_at`` is gone).
+        """
+        written = self._fill(backend)
+        gone = [record_id(("u", "a"), "k1"), record_id(("v",), "k1"), record_id(("v",), "k9")]
+        backend.delete([gone[0], record_id(("u", "a"), "absent"), *gone[1:]])
+        backend.delete([])
+        backend.delete([record_id(("nowhere",), "k")])
+        remaining = {i: pair for i, pair in written.items() if i not in gone}
+        assert backend.get([*gone, *remaining]) == [None] * len(gone) + [
+            record for record, _ in remaining.values()
+        ]
+        live = self._candidates(remaining, (), None, NOW)
+        assert backend.count((), now=NOW) == len(live)
+        assert ("v",) not in backend.namespaces((), now=NOW)
+        assert sorted(r.id for r in backend.scan((), now=None)) == sorted(remaining)
+        recent = backend.recent((), clauses=[], now=NOW, limit=50)
+        assert {r.id for r in recent} == {r.id for r in live}
+        query = _vector(self, "tea dog piano", 1.0)
+        dense = backend.dense((), embedding=query, clauses=[], now=NOW, limit=50)
+        assert {i for i, _ in dense} == {r.id for r in live}
+        if "lexical" in backend.search_modes:
+            lexical = backend.lexical("tea piano", (), clauses=[], now=NOW, limit=50)
+            assert not set(_ids_of(lexical)) & set(gone)
+        again = Record(("v",), "k1", {"text": "tea"}, NOW, NOW, None)
+        assert backend.upsert([again], [_vector(self, "tea", 1.0)], now=NOW) == [again]
+
+    def test_recent_orders_live_matching_records_newest_first(self, backend: Backend) -> None:
+        """``recent``: live records in scope matching the clauses, by ``updated_at`` descending.
+
+        Ties go by id; ``offset`` and ``limit`` apply after the filter; a record expiring
+        exactly at ``now`` is left out.
+        """
+        written = self._fill(backend)
+        for prefix in PREFIXES:
+            for filter in FILTERS:
+                candidates = sorted(
+                    self._candidates(written, prefix, filter, NOW),
+                    key=lambda r: (-r.updated_at, r.id),
+                )
+                for limit, offset in PAGES:
+                    found = backend.recent(
+                        prefix,
+                        clauses=normalize_filter(filter),
+                        now=NOW,
+                        limit=limit,
+                        offset=offset,
+                    )
+                    case = f"recent({prefix}, {filter}, limit={limit}, offset={offset})"
+                    assert _ids(found) == _ids(candidates[offset : offset + limit]), case
+                    assert found == candidates[offset : offset + limit], case
+
+    def test_recent_follows_now(self, backend: Backend) -> None:
+        """The same records read at other times: liveness is decided by ``now`` alone."""
+        written = self._fill(backend)
+        for now in [T0, NOW - 1, NOW, NOW + 0.25, NOW + 2000]:
+            expected = sorted(
+                self._candidates(written, (), None, now), key=lambda r: (-r.updated_at, r.id)
+            )
+            assert backend.recent((), clauses=[], now=now, limit=50) == expected, now
+            assert backend.count((), now=now) == len(expected), now
+
+    def test_dense_scores_are_cosine_similarities(self, backend: Backend) -> None:
+        """``dense`` ranks live matching records by the cosine of the vectors written.
+
+        Vectors are written at different lengths and the query is scaled too, so a dot
+        product instead of a cosine shows. Scope, expiry, clauses and ``limit`` apply.
+        """
+        written = self._fill(backend)
+        limits = itertools.cycle(LIMITS)
+        for number, text in enumerate(QUERIES):
+            query = _vector(self, text, 2.5 + number)
+            for prefix in PREFIXES:
+                for filter in FILTERS:
+                    expected: dict[str, float | None] = {
+                        r.id: _cosine(written[r.id][1], query)
+                        for r in self._candidates(written, prefix, filter, NOW)
+                    }
+                    limit = next(limits)
+                    found = backend.dense(
+                        prefix,
+                        embedding=query,
+                        clauses=normalize_filter(filter),
+                        now=NOW,
+                        limit=limit,
+                    )
+                    case = f"dense({text!r}, {prefix}, {filter}, limit={limit})"
+                    _check_ranking(found, expected, limit, case=case)
+
+    def test_dense_ranks_equal_scores_by_id(self, backend: Backend) -> None:
+        """Records with the same vector score the same and come back ordered by id."""
+        vector = _vector(self, "tea dog", 1.0)
+        records = [
+            Record(namespace, key, {"text": "tea dog"}, T0, T0, None)
+            for namespace, key in [
+                (("t", "b"), "k"),
+                (("t",), "z"),
+                (("t", "a"), "k"),
+                (("t",), "a"),
+            ]
+        ]
+        other = Record(("t",), "other", {"text": "rain"}, T0, T0, None)
+        backend.upsert([*records, other], [vector] * 4 + [_vector(self, "rain", 1.0)], now=T0)
+        ordered = sorted(r.id for r in records)
+        found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, limit=3)
+        assert [i for i, _ in found] == ordered[:3]
+        assert found[0][1] == found[1][1] == found[2][1] == pytest.approx(1.0, abs=SCORE_TOLERANCE)
+
+    def test_lexical_finds_the_records_sharing_a_query_word(self, backend: Backend) -> None:
+        """``lexical`` returns live matching records holding a query word, BM25 > 0, best first.
+
+        Function words count only when the query has nothing else; the text of
+        ``value["context"]`` is searched too; ties go by id.
+        """
+        if "lexical" not in backend.search_modes:
+            pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
+        written = self._fill(backend)
+        limits = itertools.cycle(LIMITS)
+        for text in [*QUERIES, "the", "lisbon", "rain"]:
+            for prefix in PREFIXES:
+                for filter in FILTERS:
+                    expected: dict[str, float | None] = {
+                        r.id: None
+                        for r in self._candidates(written, prefix, filter, NOW)
+                        if shares_query_word(r.value, text)
+                    }
+                    limit = next(limits)
+                    found = backend.lexical(
+                        text, prefix, clauses=normalize_filter(filter), now=NOW, limit=limit
+                    )
+                    case = f"lexical({text!r}, {prefix}, {filter}, limit={limit})"
+                    _check_ranking(found, expected, limit, case=case)
+
+    def test_lexical_ranks_equal_scores_by_id(self, backend: Backend) -> None:
+        """Records with the same text score the same BM25 and come back ordered by id."""
+        if "lexical" not in backend.search_modes:
+            pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
+        keys = ["z", "b", "m", "a"]
+        records = [Record(("t",), key, {"text": "piano rain"}, T0, T0, None) for key in keys]
+        backend.upsert(records, [_vector(self, "piano rain", 1.0)] * len(records), now=T0)
+        found = backend.lexical("piano", ("t",), clauses=[], now=NOW, limit=3)
+        assert _ids_of(found) == sorted(r.id for r in records)[:3]
+        assert found[0][1] == found[1][1] == found[2][1] > 0
+
+    def test_lexical_takes_query_syntax_literally(self, backend: Backend) -> None:
+        """Query operators and punctuation are words or nothing, never errors."""
+        if "lexical" not in backend.search_modes:
+            pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
+        written = self._fill(backend)
+        for text in ['tea* AND "dog', "NEAR(piano rain) OR -lisbon", "nurse: ^tea", "!?", ""]:
+            expected: dict[str, float | None] = {
+                r.id: None
+                for r in self._candidates(written, (), None, NOW)
+                if shares_query_word(r.value, text)
+            }
+            found = backend.lexical(text, (), clauses=[], now=NOW, limit=50)
+            _check_ranking(found, expected, 50, case=f"lexical({text!r})")
+
+    def test_count_namespaces_and_scan_follow_scope_and_expiry(self, backend: Backend) -> None:
+        """``count``, ``namespaces`` and ``scan`` cover a prefix segment-wise, live at ``now``.
+
+        ``scan(now=None)`` also yields expired records; a namespace whose records have all
+        expired is not listed.
+        """
+        written = self._fill(backend)
+        for prefix in PREFIXES:
+            live = self._candidates(written, prefix, None, NOW)
+            everything = [r for r, _ in written.values() if in_scope(r.namespace, prefix)]
+            assert backend.count(prefix, now=NOW) == len(live), prefix
+            listed = backend.namespaces(prefix, now=NOW)
+            assert len(listed) == len(set(listed)), f"{prefix}: a namespace twice: {listed}"
+            assert sorted(listed) == sorted({r.namespace for r in live}), prefix
+            by_id = sorted(backend.scan(prefix, now=NOW), key=lambda r: r.id)
+            assert by_id == sorted(live, key=lambda r: r.id), prefix
+            with_expired = sorted(backend.scan(prefix, now=None), key=lambda r: r.id)
+            assert with_expired == sorted(everything, key=lambda r: r.id), prefix
+        assert ("w",) not in backend.namespaces((), now=NOW)
+        assert backend.namespaces(("w",), now=T0) == [("w",)]
+
+    def test_info_round_trips_and_is_replaced(self, backend: Backend) -> None:
+        """``set_info`` records a JSON object that ``get_info`` returns; a second replaces it."""
+        assert backend.get_info() is None
+        first = {
+            "embedder": "memvault-hashing-64",
+            "dim": 64,
+            "fingerprint": [0.125, -0.5, 0.0],
+            "nested": {"a": None, "b": [True, "ü"]},
+        }
+        backend.set_info(first)
+        assert backend.get_info() == first
+        second = {"embedder": "other", "dim": 8}
+        backend.set_info(second)
+        assert backend.get_info() == second
+
+    def test_close_leaves_the_backend_unusable(self) -> None:
+        """After ``close()`` every call raises :class:`~memvault.errors.StoreClosedError`."""
+        backend = self.make_backend()
+        record = Record(("u",), "k", {"text": "tea"}, T0, T0, None)
+        vector = _vector(self, "tea", 1.0)
+        backend.upsert([record], [vector], now=T0)
+        backend.close()
+        calls = {
+            "get": lambda: backend.get([record.id]),
+            "upsert": lambda: backend.upsert([record], [vector], now=T0),
+            "delete": lambda: backend.delete([record.id]),
+            "recent": lambda: backend.recent((), clauses=[], now=T0, limit=1),
+            "dense": lambda: backend.dense((), embedding=vector, clauses=[], now=T0, limit=1),
+            "count": lambda: backend.count((), now=T0),
+            "namespaces": lambda: backend.namespaces((), now=T0),
+            "scan": lambda: list(backend.scan((), now=None)),
+            "get_info": lambda: backend.get_info(),
+            "set_info": lambda: backend.set_info({"dim": 64}),
+        }
+        if "lexical" in backend.search_modes:
+            calls["lexical"] = lambda: backend.lexical("tea", (), clauses=[], now=T0, limit=1)
+        wrong = {}
+        for name, call in calls.items():
+            try:
+                call()
+            except StoreClosedError:
+                continue
+            except Exception as error:  # noqa: BLE001 - report every call that misbehaves
+                wrong[name] = f"raised {type(error).__name__}: {error}"
+            else:
+                wrong[name] = "did not raise"
+        assert not wrong, f"after close(), calls must raise StoreClosedError: {wrong}"
+
+
+def _ids_of(ranked: Ranked) -> list[str]:
+    return [i for i, _ in ranked]

@@ -1,0 +1,159 @@
+"""What a correct backend returns, computed the plainest way: the contract's expectations.
+
+Written apart from the product code it checks: :func:`filter_matches` reads the filter
+language of :mod:`memvault.filters` from its documentation, not from
+:func:`memvault.filters.matches`, so a mistake in one is caught by the other. Every function
+here looks at one item at a time; the contract builds expected results from them by sorting
+and slicing lists in plain Python.
+
+The filter language, as documented:
+
+- a filter maps a value field to a condition: a plain value (equality) or a dict of operators
+  ``$eq $ne $gt $gte $lt $lte $in $nin``; every field and every operator must hold (AND);
+- only top-level str, int, float and bool fields take part; a condition on a field the value
+  lacks, or holds as anything else (a list, a dict, None), never matches, ``$ne`` and
+  ``$nin`` included;
+- a bool equals only a bool, a str only a str, and numbers (int or float) compare as 64-bit
+  floats;
+- ``$gt $gte $lt $lte`` match numeric fields only (never a bool or a str).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from memvault.lexical import STOPWORDS
+from memvault.namespace import Namespace
+
+_KINDS = {bool: "bool", str: "str", int: "number", float: "number"}
+
+
+def _kind(value: Any) -> str | None:
+    """``"bool"``, ``"str"`` or ``"number"`` for a filterable scalar, else None.
+
+    Looked up by exact type, so a bool is never taken for the number it subclasses.
+    """
+    return _KINDS.get(type(value))
+
+
+def _same(field: Any, operand: Any) -> bool:
+    """Equality in the filter language: same kind, and numbers equal as 64-bit floats."""
+    kind = _kind(field)
+    if kind is None or kind != _kind(operand):
+        return False
+    if kind == "number":
+        return float(field) == float(operand)
+    return bool(field == operand)
+
+
+def _holds(field: Any, operator: str, operand: Any) -> bool:
+    """Whether one operator holds for a field value that is a filterable scalar."""
+    if operator == "$eq":
+        return _same(field, operand)
+    if operator == "$ne":
+        return not _same(field, operand)
+    if operator == "$in":
+        return any(_same(field, each) for each in operand)
+    if operator == "$nin":
+        return not any(_same(field, each) for each in operand)
+    if _kind(field) != "number":
+        return False
+    left, right = float(field), float(operand)
+    if operator == "$gt":
+        return left > right
+    if operator == "$gte":
+        return left >= right
+    if operator == "$lt":
+        return left < right
+    if operator == "$lte":
+        return left <= right
+    raise ValueError(f"the oracle knows no operator {operator!r}")
+
+
+def filter_matches(value: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
+    """Whether an item's value matches a filter, by the documented filter language.
+
+    Args:
+        value: The item's value (a dict with ``"text"``).
+        filter: A filter as a user writes it (e.g. ``{"n": {"$gte": 2}, "kind": "fact"}``);
+            ``None`` or ``{}`` match everything. It must be valid (the oracle does not
+            validate).
+
+    Returns:
+        Whether every condition holds.
+
+    Example:
+        >>> filter_matches({"text": "x", "n": 2}, {"n": {"$in": [2.0, "2"]}})
+        True
+        >>> filter_matches({"text": "x"}, {"n": {"$ne": 1}})  # a missing field never matches
+        False
+    """
+    for name, condition in (filter or {}).items():
+        field = value.get(name)
+        if _kind(field) is None:
+            return False
+        operators = condition if isinstance(condition, Mapping) else {"$eq": condition}
+        if not all(_holds(field, op, operand) for op, operand in operators.items()):
+            return False
+    return True
+
+
+def in_scope(namespace: Namespace, prefix: Namespace) -> bool:
+    """Whether a namespace lies at or below a prefix, segment by segment.
+
+    Example:
+        >>> in_scope(("users", "alice", "work"), ("users", "alice"))
+        True
+        >>> in_scope(("users", "alice"), ("users", "al"))
+        False
+    """
+    return tuple(namespace[: len(prefix)]) == tuple(prefix)
+
+
+def is_live(expires_at: float | None, now: float) -> bool:
+    """Whether an item with this expiry is live at ``now`` (Unix seconds).
+
+    An item expiring exactly at ``now`` is expired.
+    """
+    return expires_at is None or expires_at > now
+
+
+def query_words(query: str) -> set[str]:
+    """The words a lexical query searches for, lower-cased.
+
+    Function words (:data:`memvault.lexical.STOPWORDS`) are dropped unless the query has
+    nothing else, as :func:`memvault.lexical.match_query` documents.
+
+    Example:
+        >>> sorted(query_words("Where is the Dog?"))
+        ['dog']
+        >>> sorted(query_words("the"))
+        ['the']
+    """
+    words = {word.lower() for word in re.findall(r"\w+", query)}
+    return (words - STOPWORDS) or words
+
+
+def searched_text(value: Mapping[str, Any]) -> str:
+    """The text a backend embeds and indexes for a value: its ``text``, and its ``context``.
+
+    ``value["context"]`` counts when it is a non-empty string (see
+    :func:`memvault.lexical.indexed_text`).
+    """
+    context = value.get("context")
+    if isinstance(context, str) and context.strip():
+        return f"{value['text']}\n{context}"
+    return str(value["text"])
+
+
+def shares_query_word(value: Mapping[str, Any], query: str) -> bool:
+    """Whether lexical search for ``query`` must find an item with this value.
+
+    True when the item's searched text (:func:`searched_text`) holds one of the query's
+    words (:func:`query_words`), compared lower-cased. The contract queries and stores only
+    words that no stemmer changes differently, so whole-word equality is the exact rule.
+    """
+    words = {word.lower() for word in re.findall(r"\w+", searched_text(value))}
+    return not words.isdisjoint(query_words(query))

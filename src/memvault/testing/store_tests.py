@@ -1,0 +1,528 @@
+"""The store's behaviour on the backend under test, through :class:`~memvault.MemoryStore`.
+
+Every store here is ``MemoryStore(backend=make_backend(), embedder=make_embedder(),
+clock=clock.time)`` (fixtures ``store`` and ``new_store``): values round-trip, ids never
+collide, prefixes are segment-wise, filters give their documented results, TTLs expire on the
+fake clock, writes are all or nothing, export/import round-trips and every operation has an
+async twin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvault.errors import (
+    ImportFormatError,
+    InvalidArgumentError,
+    InvalidFilterError,
+    InvalidKeyError,
+    InvalidNamespaceError,
+    InvalidValueError,
+)
+from memvault.items import MemoryItem
+from memvault.store import MemoryStore
+from memvault.testing.base import ContractBase, StoreFactory
+from memvault.testing.clock import DEFAULT_START, FakeClock
+from memvault.testing.oracle import filter_matches
+
+ALICE = ("users", "alice")
+
+FILTER_ITEMS: dict[str, dict[str, Any]] = {
+    "a": {"text": "alpha", "n": 1, "kind": "note", "flag": True, "big": 2**53 + 1},
+    "b": {"text": "beta", "n": 2.5, "kind": "fact"},
+    "c": {"text": "gamma", "n": 3, "kind": "note", "flag": False},
+    "d": {"text": "delta", "kind": "fact", "n": "3"},
+    "e": {"text": "epsilon", "nested": {"n": 1}, "n": None},
+}
+FILTER_CASES: list[tuple[dict[str, Any] | None, set[str]]] = [
+    ({"kind": "note"}, {"a", "c"}),
+    ({"kind": {"$eq": "fact"}}, {"b", "d"}),
+    ({"kind": {"$ne": "note"}}, {"b", "d"}),  # e lacks "kind": no match
+    ({"n": {"$gt": 1}}, {"b", "c"}),  # the string "3" is not a number
+    ({"n": {"$gte": 1, "$lt": 3}}, {"a", "b"}),
+    ({"n": {"$lte": 2.5}}, {"a", "b"}),
+    ({"n": 3.0}, {"c"}),  # int and float compare as numbers
+    ({"n": "3"}, {"d"}),  # strings only equal strings
+    ({"n": {"$in": [1, "3"]}}, {"a", "d"}),  # mixed types in one list
+    ({"n": {"$nin": [1, 3]}}, {"b", "d"}),  # e (None) and missing never match
+    ({"flag": True}, {"a"}),
+    ({"flag": 1}, set()),  # bool only equals bool
+    ({"n": 1}, {"a"}),  # ... and a number never equals True
+    ({"flag": {"$ne": True}}, {"c"}),
+    ({"kind": "note", "n": {"$gt": 2}}, {"c"}),  # several fields: AND
+    ({"missing": {"$ne": 1}}, set()),
+    ({"nested": {"$eq": 1}}, set()),  # dict fields are not filterable
+    ({"big": 2**53}, {"a"}),  # numbers compare as 64-bit floats on every backend
+    (None, set(FILTER_ITEMS)),
+    ({}, set(FILTER_ITEMS)),
+]
+"""Filters with the keys of :data:`FILTER_ITEMS` they match, written out by hand."""
+
+ROUND_TRIP_VALUE = {
+    "text": "Alice moved to Lisbon in 2024",
+    "nested": {"city": "Lisbon", "since": 2024, "tags": ["move", "city"], "note": None},
+    "list": [1, 2.5, "x", None, {"deep": [True, False]}],
+    "empty": {},
+    "unicode": "Ærø — 日本 ✓",
+    "flag": False,
+    "zero": 0,
+}
+
+TRICKY_IDS = [
+    (("a/b",), "c"),
+    (("a",), "b/c"),
+    (("a", "b"), "c"),
+    (("a:b",), "c"),
+    (("a",), "b:c"),
+    (('a","b',), "c"),
+    (("a", '","'), "c"),
+    (("[",), "]"),
+    (("a\\",), "b"),
+    (("a",), "\\b"),
+]
+
+LISTED_NAMESPACES = [
+    ("users", "alice"),
+    ("users", "alice", "work"),
+    ("users", "bob"),
+    ("teams", "red", "work"),
+]
+
+
+class StoreTests(ContractBase):
+    """Part of :class:`~memvault.testing.BackendContract`: the store on the backend under test."""
+
+    # -- values, keys and ids -------------------------------------------------------------
+
+    def test_value_round_trips_exactly(self, store: MemoryStore) -> None:
+        """A stored value comes back equal, with its JSON types (int stays int)."""
+        stored = store.put(ALICE, "move", ROUND_TRIP_VALUE)
+        got = store.get(ALICE, "move")
+        assert isinstance(got, MemoryItem)
+        assert got.value == ROUND_TRIP_VALUE
+        assert type(got.value["zero"]) is int and type(got.value["list"][1]) is float
+        assert got.namespace == ALICE and got.key == "move"
+        assert got.created_at == stored.created_at and got.expires_at is None
+
+    def test_overwrite_keeps_created_at_and_moves_updated_at(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """Overwriting replaces the whole value, keeps ``created_at``, moves ``updated_at``."""
+        first = store.put(ALICE, "k", {"text": "first", "extra": 1})
+        clock.advance(30)
+        store.put(ALICE, "k", {"text": "second"})
+        got = store.get(ALICE, "k")
+        assert got is not None
+        assert got.value == {"text": "second"}  # the old "extra" field is gone
+        assert got.created_at == first.created_at
+        assert got.updated_at == first.created_at + 30
+        assert store.count() == 1
+
+    def test_get_absent_is_none_and_delete_absent_is_a_no_op(self, store: MemoryStore) -> None:
+        """Reading or deleting a key never written is fine; a deleted key reads as None."""
+        assert store.get(ALICE, "missing") is None
+        store.delete(ALICE, "missing")
+        store.put(ALICE, "k", {"text": "x"})
+        store.delete(ALICE, "k")
+        assert store.get(ALICE, "k") is None
+        assert store.count() == 0
+
+    def test_every_tricky_pair_is_its_own_item(self, store: MemoryStore) -> None:
+        """Keys and segments holding separators, quotes or brackets never collide."""
+        for number, (namespace, key) in enumerate(TRICKY_IDS):
+            store.put(namespace, key, {"text": f"item {number}", "number": number})
+        assert store.count() == len(TRICKY_IDS)
+        for number, (namespace, key) in enumerate(TRICKY_IDS):
+            item = store.get(namespace, key)
+            assert item is not None
+            assert (item.namespace, item.key, item.value["number"]) == (namespace, key, number)
+
+    # -- namespaces -----------------------------------------------------------------------
+
+    def _fill_prefixes(self, store: MemoryStore) -> MemoryStore:
+        for namespace in [("users", "al"), ALICE, ("users", "alice", "work"), ("users2",)]:
+            store.put(namespace, "k", {"text": f"memory in {'/'.join(namespace)}"})
+        return store
+
+    def test_prefix_covers_namespace_and_below_only(self, store: MemoryStore) -> None:
+        """Search and count cover a namespace and below it, segment by segment."""
+        filled = self._fill_prefixes(store)
+        found = {item.namespace for item in filled.search(ALICE)}
+        assert found == {ALICE, ("users", "alice", "work")}
+        assert filled.count(("users", "al")) == 1  # never matches ("users", "alice")
+        assert filled.count(("users",)) == 3  # never matches ("users2",)
+        assert filled.count() == 4
+
+    def test_query_search_respects_prefix(self, store: MemoryStore) -> None:
+        """A search with a query stays inside its prefix, segment by segment."""
+        filled = self._fill_prefixes(store)
+        found = {i.namespace for i in filled.search(("users", "al"), query="memory in users alice")}
+        assert found == {("users", "al")}
+
+    def test_bad_namespaces_name_the_segment(self, store: MemoryStore) -> None:
+        """A bad namespace is refused with the segment named, and nothing is written."""
+        cases: list[tuple[Any, str]] = [
+            ((), "at least one segment"),
+            (("users", ""), "segment 1 is empty"),
+            (("users", 3), "segment 1 must be a str"),
+            (("a\x00b",), "NUL"),
+            ("users/alice", "tuple of strings"),
+        ]
+        for namespace, message in cases:
+            with pytest.raises(InvalidNamespaceError, match=message):
+                store.put(namespace, "k", {"text": "x"})
+        assert store.count() == 0
+
+    def test_list_namespaces_options(self, store: MemoryStore) -> None:
+        """``list_namespaces`` with prefix, suffix, depth and paging, sorted."""
+        for namespace in LISTED_NAMESPACES:
+            store.put(namespace, "k", {"text": "x"})
+        assert store.list_namespaces() == sorted(LISTED_NAMESPACES)
+        assert store.list_namespaces(prefix=("users",)) == LISTED_NAMESPACES[:3]
+        assert store.list_namespaces(suffix=("work",)) == [
+            LISTED_NAMESPACES[3],
+            LISTED_NAMESPACES[1],
+        ]
+        assert store.list_namespaces(max_depth=1) == [("teams",), ("users",)]
+        assert store.list_namespaces(prefix=("users",), max_depth=2) == [
+            ("users", "alice"),
+            ("users", "bob"),
+        ]
+        assert store.list_namespaces(limit=2, offset=1) == sorted(LISTED_NAMESPACES)[1:3]
+
+    # -- filters --------------------------------------------------------------------------
+
+    @pytest.mark.parametrize(
+        ("filter", "expected"), FILTER_CASES, ids=[str(c[0]) for c in FILTER_CASES]
+    )
+    def test_filter_results(
+        self, store: MemoryStore, filter: dict[str, Any] | None, expected: set[str]
+    ) -> None:
+        """A filter gives its documented results, with and without a query."""
+        assert {k for k, v in FILTER_ITEMS.items() if filter_matches(v, filter)} == expected
+        store.put_many(("docs",), FILTER_ITEMS.items())
+        assert {i.key for i in store.search(("docs",), filter=filter, limit=50)} == expected
+        ranked = store.search(("docs",), query="alpha beta gamma", filter=filter, limit=50)
+        assert {i.key for i in ranked} == expected
+
+    @pytest.mark.parametrize(
+        ("filter", "message"),
+        [
+            ({"n": {"$regex": "x"}}, "unknown operator"),
+            ({"n": {"$gt": "3"}}, "needs a number"),
+            ({"n": {"$in": []}}, "non-empty list"),
+            ({"n": {"$in": [[1]]}}, "str, int, float or bool"),
+            ({"$and": [{"n": 1}]}, "operators go inside"),
+            ({"n": {}}, "empty condition"),
+            ({"n": [1, 2]}, "str, int, float or bool"),
+            ("n=1", "must be a dict"),
+            ({"n": {"$gt": float("nan")}}, "needs a number"),
+            ({"n": float("inf")}, "finite"),
+            ({"n": {"$in": [1, float("-inf")]}}, "str, int, float or bool"),
+        ],
+    )
+    def test_bad_filters_raise_with_the_field(
+        self, store: MemoryStore, filter: Any, message: str
+    ) -> None:
+        """A bad filter raises :class:`~memvault.InvalidFilterError` saying what is wrong."""
+        with pytest.raises(InvalidFilterError, match=message):
+            store.search(("docs",), filter=filter)
+
+    # -- search ---------------------------------------------------------------------------
+
+    def test_query_ranks_the_matching_memory_first(self, store: MemoryStore) -> None:
+        """With a query the most similar item comes first; scores descend within [-1, 1]."""
+        store.put(ALICE, "tea", {"text": "alice drinks green tea every morning"})
+        store.put(ALICE, "dog", {"text": "alice has a dog named rex"})
+        store.put(ALICE, "job", {"text": "alice works as a nurse in lisbon"})
+        hits = store.search(ALICE, query="what is the name of the dog")
+        assert [h.key for h in hits][0] == "dog"
+        assert all(h.score is not None for h in hits)
+        scores = [h.score for h in hits if h.score is not None]
+        assert scores == sorted(scores, reverse=True)
+        assert -1.0 <= scores[-1] <= scores[0] <= 1.0 + 1e-6
+
+    def test_without_query_newest_first_with_limit_and_offset(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """Without a query (or a blank one): most recently updated first, no score."""
+        for number in range(5):
+            store.put(ALICE, f"k{number}", {"text": f"memory number {number}"})
+            clock.advance(1)
+        assert [h.key for h in store.search(ALICE)] == ["k4", "k3", "k2", "k1", "k0"]
+        assert [h.key for h in store.search(ALICE, limit=2, offset=1)] == ["k3", "k2"]
+        assert [h.key for h in store.search(ALICE, query="   ")][:1] == ["k4"]  # blank: recency
+        assert all(h.score is None for h in store.search(ALICE))
+
+    def test_query_pages_do_not_overlap(self, store: MemoryStore) -> None:
+        """Two consecutive pages of one query share no item."""
+        words = ["green", "black", "mint", "herbal", "iced", "milk"]
+        for number, word in enumerate(words):
+            store.put(ALICE, f"k{number}", {"text": f"{word} tea {'tea ' * number}"})
+        first = store.search(ALICE, query="tea", limit=3)
+        second = store.search(ALICE, query="tea", limit=3, offset=3)
+        assert len(first) == len(second) == 3
+        assert {h.key for h in first}.isdisjoint({h.key for h in second})
+
+    @pytest.mark.parametrize(
+        ("options", "field"),
+        [
+            ({"limit": 0}, "limit"),
+            ({"limit": 10**20}, "limit"),
+            ({"offset": -1}, "offset"),
+            ({"query": 3}, "query"),
+            ({"query": "tea", "mode": "fuzzy"}, "mode"),
+        ],
+    )
+    def test_bad_search_options_are_named(
+        self, store: MemoryStore, options: dict[str, Any], field: str
+    ) -> None:
+        """A bad ``limit``, ``offset``, ``query`` or ``mode`` is refused and named."""
+        with pytest.raises(InvalidArgumentError, match=field):
+            store.search(ALICE, **options)
+
+    # -- TTL ------------------------------------------------------------------------------
+
+    def test_expired_items_vanish_from_every_read(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """Expired items are never returned, even before cleanup."""
+        store.put(ALICE, "short", {"text": "tea tea tea"}, ttl=10)
+        store.put(ALICE, "long", {"text": "tea"}, ttl=1000)
+        store.put(ALICE, "forever", {"text": "coffee"})
+        clock.advance(11)
+        assert store.get(ALICE, "short") is None
+        assert {i.key for i in store.search(ALICE)} == {"long", "forever"}
+        assert "short" not in {i.key for i in store.search(ALICE, query="tea tea tea")}
+        assert store.count(ALICE) == 2
+        assert store.list_namespaces() == [ALICE]
+
+    def test_search_returns_k_live_items_when_expired_ones_rank_higher(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``limit`` live items come back though expired ones would rank above them."""
+        for number in range(5):
+            store.put(ALICE, f"dead{number}", {"text": "tea tea tea tea"}, ttl=5)
+        for number in range(3):
+            store.put(ALICE, f"live{number}", {"text": f"tea and biscuit {number}"})
+        clock.advance(6)
+        hits = store.search(ALICE, query="tea tea tea tea", limit=3)
+        assert sorted(h.key for h in hits) == ["live0", "live1", "live2"]
+
+    def test_store_default_ttl_and_per_put_override(
+        self, new_store: StoreFactory, clock: FakeClock
+    ) -> None:
+        """The store's ``ttl`` applies unless a put gives its own (``None``: never expires)."""
+        store = new_store(ttl=60)
+        default = store.put(ALICE, "default", {"text": "x"})
+        never = store.put(ALICE, "never", {"text": "y"}, ttl=None)
+        assert default.expires_at == clock.now + 60
+        assert never.expires_at is None
+        clock.advance(61)
+        assert store.get(ALICE, "default") is None and store.get(ALICE, "never") is not None
+
+    def test_cleanup_deletes_expired_and_old_items_and_counts_them(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``cleanup`` deletes expired items, and with ``max_age`` old ones, and counts them."""
+        store.put(ALICE, "expired", {"text": "x"}, ttl=1)
+        store.put(ALICE, "old", {"text": "y"})
+        clock.advance(100)
+        store.put(ALICE, "fresh", {"text": "z"})
+        assert store.cleanup() == 1
+        assert store.cleanup(max_age=50) == 1
+        assert [i.key for i in store.search(ALICE)] == ["fresh"]
+        assert store.cleanup() == 0
+
+    @pytest.mark.parametrize("ttl", [0, -5, "10", True, float("inf"), float("nan"), 1e300])
+    def test_bad_ttl_is_rejected(self, store: MemoryStore, ttl: Any) -> None:
+        """A TTL that is not a positive, finite, sane number of seconds is refused."""
+        with pytest.raises(InvalidArgumentError, match="ttl"):
+            store.put(ALICE, "k", {"text": "x"}, ttl=ttl)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def test_large_batch_is_stored_whole(self, store: MemoryStore) -> None:
+        """30 items in one ``put_many`` are all stored, in batches the backend limits."""
+        self.limit_write_batches(store.backend, 7)  # force several backend writes
+        items = [(f"k{n}", {"text": f"memory {n}", "n": n}) for n in range(30)]
+        stored = store.put_many(("bulk",), items)
+        assert [i.key for i in stored] == [k for k, _ in items]
+        assert store.count(("bulk",)) == 30
+        last = store.get(("bulk",), "k29")
+        assert last is not None and last.value["n"] == 29
+
+    def test_repeated_key_keeps_last_value(self, store: MemoryStore) -> None:
+        """A key given twice in one ``put_many`` keeps its last value."""
+        store.put_many(("bulk",), [("k", {"text": "first"}), ("k", {"text": "second"})])
+        got = store.get(("bulk",), "k")
+        assert got is not None and got.text == "second" and store.count() == 1
+
+    @pytest.mark.parametrize(
+        ("bad", "error", "message"),
+        [
+            (("k2", {"text": ""}), InvalidValueError, "text"),
+            (("k2", {"body": "no text"}), InvalidValueError, "text"),
+            (("k2", {"text": "x", "when": (1, 2)}), InvalidValueError, "round-trip"),
+            (("k2", {"text": "x", "obj": object()}), InvalidValueError, "JSON"),
+            (("k2", {"text": "x", 1: "int key"}), InvalidValueError, "round-trip"),
+            (("k2", {"text": "x", "nan": float("nan")}), InvalidValueError, "JSON"),
+            (("k2", "just text"), InvalidValueError, "dict"),
+            (("", {"text": "x"}), InvalidKeyError, "key"),
+            (("k2", {"text": "lone \ud800 surrogate"}), InvalidValueError, "JSON"),
+            (("k\ud800", {"text": "x"}), InvalidKeyError, "UTF-8"),
+        ],
+    )
+    def test_one_bad_item_writes_nothing(
+        self, store: MemoryStore, bad: Any, error: type[Exception], message: str
+    ) -> None:
+        """One bad item in a ``put_many`` fails it whole: nothing is written or changed."""
+        store.put(("bulk",), "kept", {"text": "already here", "v": 1})
+        with pytest.raises(error, match=message):
+            store.put_many(
+                ("bulk",), [("k1", {"text": "fine"}), bad, ("kept", {"text": "changed"})]
+            )
+        assert store.count() == 1
+        kept = store.get(("bulk",), "kept")
+        assert kept is not None and kept.value == {"text": "already here", "v": 1}
+
+    # -- export and import ----------------------------------------------------------------
+
+    def test_round_trip_keeps_text_metadata_namespaces_times_and_ttl(
+        self, new_store: StoreFactory, clock: FakeClock, tmp_path: Path
+    ) -> None:
+        """Export to JSON Lines and import into another store keeps every item as it was."""
+        source = new_store()
+        source.put(ALICE, "tea", {"text": "likes tea", "tags": ["a"], "n": None})
+        source.put(("users", "bob", "work"), "job", {"text": "nurse", "since": 2020}, ttl=3600)
+        clock.advance(5)
+        source.put(ALICE, "tea", {"text": "likes green tea", "tags": ["a", "b"]})
+        exported = tmp_path / "memories.jsonl"
+        assert source.export_jsonl(exported) == 2
+        target = new_store()
+        assert target.import_jsonl(exported) == 2
+        for namespace, key in [(ALICE, "tea"), (("users", "bob", "work"), "job")]:
+            assert target.get(namespace, key) == source.get(namespace, key)
+        job = target.get(("users", "bob", "work"), "job")
+        assert job is not None and job.expires_at == DEFAULT_START + 3600
+        assert target.search(("users",), query="green tea")[0].key == "tea"
+
+    def test_export_of_a_prefix_only(self, store: MemoryStore, tmp_path: Path) -> None:
+        """``export_jsonl`` with a prefix writes only the items under it, without scores."""
+        store.put(("a",), "k", {"text": "x"})
+        store.put(("b",), "k", {"text": "y"})
+        assert store.export_jsonl(tmp_path / "a.jsonl", ("a",)) == 1
+        line = json.loads((tmp_path / "a.jsonl").read_text())
+        assert line["namespace"] == ["a"] and "score" not in line
+
+    def test_bad_line_imports_nothing(self, store: MemoryStore, tmp_path: Path) -> None:
+        """A bad line fails the import whole, naming the line; a missing file is named."""
+        good = {
+            "namespace": ["a"],
+            "key": "k",
+            "value": {"text": "x"},
+            "created_at": 1.0,
+            "updated_at": 1.0,
+            "expires_at": None,
+        }
+        bad = dict(good, key="k2", value={"no_text": 1})
+        path = tmp_path / "bad.jsonl"
+        path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+        with pytest.raises(ImportFormatError, match="line 2"):
+            store.import_jsonl(path)
+        assert store.count() == 0
+        with pytest.raises(ImportFormatError, match="cannot read"):
+            store.import_jsonl(tmp_path / "missing.jsonl")
+
+    def test_bad_field_is_named_and_non_utf8_is_refused(
+        self, store: MemoryStore, tmp_path: Path
+    ) -> None:
+        """An import names the line and field of a bad time, and refuses bytes not UTF-8."""
+        path = tmp_path / "bad.jsonl"
+        line = {
+            "namespace": ["a"],
+            "key": "k",
+            "value": {"text": "x"},
+            "created_at": "yesterday",
+            "updated_at": 1.0,
+            "expires_at": None,
+        }
+        path.write_text(json.dumps(line) + "\n")
+        with pytest.raises(ImportFormatError, match="line 1 .*created_at"):
+            store.import_jsonl(path)
+        path.write_bytes(b"\xff\xfe not utf-8\n")
+        with pytest.raises(ImportFormatError, match="not UTF-8"):
+            store.import_jsonl(path)
+        assert store.count() == 0
+
+    def test_export_to_a_missing_folder_is_a_clear_error(
+        self, store: MemoryStore, tmp_path: Path
+    ) -> None:
+        """Exporting into a missing folder, or onto a folder, says it cannot write."""
+        store.put(("a",), "k", {"text": "x"})
+        with pytest.raises(InvalidArgumentError, match="cannot write"):
+            store.export_jsonl(tmp_path / "missing" / "out.jsonl")
+        with pytest.raises(InvalidArgumentError, match="cannot write"):
+            store.export_jsonl(tmp_path)
+
+    # -- async twins ----------------------------------------------------------------------
+
+    def test_async_twins_give_the_sync_results(self, store: MemoryStore, tmp_path: Path) -> None:
+        """Every ``a``-prefixed twin returns what its sync form does."""
+
+        async def run() -> None:
+            await store.aput(ALICE, "tea", {"text": "alice drinks tea"})
+            await store.aput_many(ALICE, [("dog", {"text": "alice has a dog"})])
+            tea = await store.aget(ALICE, "tea")
+            assert tea is not None and tea.text == "alice drinks tea"
+            assert [i.key for i in await store.asearch(ALICE, query="a dog")][0] == "dog"
+            assert await store.alist_namespaces() == [ALICE]
+            assert await store.acount() == 2
+            assert await store.aexport_jsonl(tmp_path / "x.jsonl") == 2
+            await store.adelete(ALICE, "tea")
+            assert await store.aget(ALICE, "tea") is None
+            assert await store.acleanup() == 0
+            assert await store.aimport_jsonl(tmp_path / "x.jsonl") == 2
+
+        asyncio.run(run())
+
+    def test_async_calls_do_not_block_the_event_loop(self, store: MemoryStore) -> None:
+        """While an async put embeds for 0.3 s, the event loop keeps ticking."""
+        slow_embed = store.embedder.embed_documents
+
+        def embed_slowly(texts: list[str]) -> list[list[float]]:
+            time.sleep(0.3)
+            return slow_embed(texts)
+
+        store.embedder.embed_documents = embed_slowly  # type: ignore[method-assign]
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        async def run() -> None:
+            task = asyncio.create_task(ticker())
+            await store.aput(ALICE, "k", {"text": "x"})
+            task.cancel()
+
+        asyncio.run(run())
+        assert ticks >= 10  # the loop kept running while the put embedded
+
+    def test_sync_forms_work_inside_a_running_loop(self, store: MemoryStore) -> None:
+        """The sync methods work when called inside a running event loop (Jupyter)."""
+
+        async def run() -> None:
+            store.put(ALICE, "k", {"text": "inside a loop"})
+            got = store.get(ALICE, "k")
+            assert got is not None and got.text == "inside a loop"
+
+        asyncio.run(run())

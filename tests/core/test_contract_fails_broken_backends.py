@@ -1,0 +1,135 @@
+"""The backend contract is no rubber stamp: backends broken on purpose fail the tests that
+check what they break (run by pytest in a subprocess, on the in-memory backend)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+
+BROKEN = '''
+import dataclasses
+
+from memvault import InMemoryBackend
+from memvault.testing import BackendTests
+
+
+class DotProduct(InMemoryBackend):
+    """Scores by dot product with the query as given, not by cosine."""
+
+    def dense(self, prefix, *, embedding, clauses, now, limit):
+        norm = sum(x * x for x in embedding) ** 0.5
+        hits = super().dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        return [(i, s * norm) for i, s in hits]
+
+
+class NewCreatedAt(InMemoryBackend):
+    """Forgets the created_at of the version it replaces."""
+
+    def upsert(self, records, embeddings, *, now):
+        self.delete([r.id for r in records])
+        return super().upsert(records, embeddings, now=now)
+
+
+class CountsExpired(InMemoryBackend):
+    """Counts expired records too."""
+
+    def count(self, prefix, *, now):
+        return sum(1 for _ in self.scan(prefix, now=None))
+
+
+class TiesInReverse(InMemoryBackend):
+    """Orders records updated at the same time by descending id."""
+
+    def recent(self, prefix, *, clauses, now, limit, offset=0):
+        found = super().recent(prefix, clauses=clauses, now=now, limit=10**6)
+        found.sort(key=lambda r: (-r.updated_at, [-ord(c) for c in r.id]))
+        return found[offset : offset + limit]
+
+
+class StringPrefix(InMemoryBackend):
+    """Lists namespaces by string prefix: ("u", "a") also covers ("u", "ab")."""
+
+    def namespaces(self, prefix, *, now):
+        every = super().namespaces((), now=now)
+        return [ns for ns in every if "/".join(ns).startswith("/".join(prefix))]
+
+
+class TestDotProduct(BackendTests):
+    def make_backend(self):
+        return DotProduct()
+
+
+class TestNewCreatedAt(BackendTests):
+    def make_backend(self):
+        return NewCreatedAt()
+
+
+class TestCountsExpired(BackendTests):
+    def make_backend(self):
+        return CountsExpired()
+
+
+class TestTiesInReverse(BackendTests):
+    def make_backend(self):
+        return TiesInReverse()
+
+
+class TestStringPrefix(BackendTests):
+    def make_backend(self):
+        return StringPrefix()
+'''
+
+EXPECTED = {  # tests each broken backend must fail
+    "TestDotProduct": {"test_dense_scores_are_cosine_similarities"},
+    "TestNewCreatedAt": {
+        "test_upsert_keeps_created_at_of_a_version_live_at_now[never-expires]",
+        "test_upsert_keeps_created_at_of_a_version_live_at_now[live]",
+        "test_upsert_of_a_batch_replaces_and_inserts_in_order",
+    },
+    "TestCountsExpired": {
+        "test_recent_follows_now",
+        "test_count_namespaces_and_scan_follow_scope_and_expiry",
+    },
+    "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
+    "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
+}
+
+
+@pytest.fixture(scope="module")
+def failures(tmp_path_factory) -> dict[str, set[str]]:
+    folder = tmp_path_factory.mktemp("broken")
+    (folder / "test_broken_backends.py").write_text(textwrap.dedent(BROKEN))
+    (folder / "pytest.ini").write_text("[pytest]\n")  # not the repository's settings
+    report = folder / "report.xml"
+    names = {name.split("[")[0] for expected in EXPECTED.values() for name in expected}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "test_broken_backends.py",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--junitxml={report}",
+            "-k",
+            " or ".join(sorted(names)),  # only the tests expected to fail somewhere
+        ],
+        cwd=folder,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},  # the contract needs none
+        capture_output=True,
+        check=False,
+    )
+    found: dict[str, set[str]] = {name: set() for name in EXPECTED}
+    for case in ElementTree.parse(report).iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            found[case.get("classname").rsplit(".", 1)[-1]].add(case.get("name"))
+    return found
+
+
+@pytest.mark.parametrize("broken", sorted(EXPECTED))
+def test_each_broken_backend_fails_what_it_breaks(failures, broken):
+    assert EXPECTED[broken] <= failures[broken]  # (and maybe more)
