@@ -110,14 +110,16 @@ class MemvaultToolSpec(BaseToolSpec):
         return {"user_id": self.user_id, "session_id": self.session_id}
 
     def _tool(self, spec: MemoryToolSpec, metadata: ToolMetadata | None) -> FunctionTool:
-        def call(ctx: Context = None, **arguments: Any) -> str:
+        # LlamaIndex finds the context parameter by comparing its annotation with Context
+        # itself, so it cannot say `Context | None`.
+        def call(ctx: Context = None, **arguments: Any) -> str:  # type: ignore[assignment]
             # The run's Memory is read through the workflow's async store.
             scope = (
                 self.memory.scope(self._own_ids()) if ctx is None else asyncio_run(self.ascope(ctx))
             )
             return run_memory_tool(scope, spec.name, arguments)
 
-        async def acall(ctx: Context = None, **arguments: Any) -> str:
+        async def acall(ctx: Context = None, **arguments: Any) -> str:  # type: ignore[assignment]
             return await arun_memory_tool(await self.ascope(ctx), spec.name, arguments)
 
         name = spec.named(self.prefix)
@@ -135,7 +137,7 @@ class MemvaultToolSpec(BaseToolSpec):
 
     def to_tool_list(
         self,
-        spec_functions: Sequence[str] | None = None,
+        spec_functions: Sequence[str | tuple[str, str]] | None = None,
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[FunctionTool]:
         """Build the tools (``BaseToolSpec.to_tool_list``).
@@ -143,6 +145,7 @@ class MemvaultToolSpec(BaseToolSpec):
         Args:
             spec_functions: Base names of the tools to build, in order, e.g. ``["recall"]``;
                 default all four, in the order of :data:`memvault.memory_tools.MEMORY_TOOLS`.
+                (``BaseToolSpec``'s ``(sync, async)`` name pairs are refused.)
             func_to_metadata_mapping: Tool metadata to use instead of memvault's, by base name.
 
         Returns:
@@ -154,4 +157,4 @@ class MemvaultToolSpec(BaseToolSpec):
         """
         mapping = func_to_metadata_mapping or {}
         names = dict.fromkeys(spec_functions or self.spec_functions)
-        return [self._tool(tool_spec(name), mapping.get(name)) for name in names]
+        return [self._tool(spec, mapping.get(spec.name)) for spec in map(tool_spec, names)]
