@@ -447,7 +447,7 @@ class MemoryScope:
                 'messages must be a list of {"role": ..., "content": ...} dicts, got '
                 f"{type(messages).__name__}"
             )
-        chat = []
+        chat: list[dict[str, Any]] = []
         for message in messages:
             if not isinstance(message, Mapping):
                 raise InvalidArgumentError(
@@ -561,7 +561,8 @@ class MemoryScope:
         pool = self.store.search(
             self.namespace, query=query, filter=self.memory.filter, limit=3 * k + len(skip)
         )
-        statements, chatter = [], []
+        statements: list[MemoryItem] = []
+        chatter: list[MemoryItem] = []
         for item in pool:
             key = memory_key(item.text)
             if key in skip:

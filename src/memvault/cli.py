@@ -33,12 +33,12 @@ from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
 from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
-from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, SEARCH_MODES, MemoryStore
+from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
 
 # typer re-exports click's BadParameter (from its own copy of click in recent releases); its
 # bases are click's UsageError (exit status 2) and ClickException (every error click reports).
-_UsageError: type[Exception] = typer.BadParameter.__base__
-_ClickException: type[Exception] = _UsageError.__base__
+_UsageError: Any = typer.BadParameter.__base__
+_ClickException: Any = _UsageError.__base__
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -59,13 +59,23 @@ class _Commands(TyperGroup):
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
+        windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
         """Run the command line; exit 2 on a usage error and 1 on any other error."""
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+            return super().main(
+                args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
+            )
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = super().main(
+                args,
+                prog_name,
+                complete_var,
+                standalone_mode=False,
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
         except _UsageError as error:
             message = error.format_message().rstrip(".")
             if message[:2].istitle():  # click's "No such option" -> "no such option"
@@ -113,7 +123,16 @@ PrefixOption = Annotated[
 ]
 Key = Annotated[str, typer.Argument(metavar="KEY", help="The memory's key.")]
 BATCH = 64
-SearchMode = enum.Enum("SearchMode", {m: m for m in SEARCH_MODES}, type=str)
+
+
+class SearchMode(str, enum.Enum):
+    """The choices of ``search --mode``: the store's :data:`~memvault.store.SEARCH_MODES`."""
+
+    hybrid = "hybrid"
+    dense = "dense"
+    lexical = "lexical"
+
+
 DEFAULT_MODE = SearchMode(DEFAULT_SEARCH_MODE)
 
 

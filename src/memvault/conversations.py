@@ -227,7 +227,7 @@ def parse_locomo(
     )
     turns = []
     for number, name in sessions:
-        date = conversation.get(f"{name}_date_time")
+        date: Any = conversation.get(f"{name}_date_time")
         try:
             moment = datetime.strptime(date, _LOCOMO_DATE).replace(tzinfo=timezone.utc)
         except (TypeError, ValueError):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -63,6 +63,10 @@ have no such cost."""
 _PATH_KEY_CHARS = 40  # a dict key in an error message is cut to this many characters
 
 
+@overload
+def validate_time(value: Any, field: str, *, optional: Literal[False] = False) -> float: ...
+@overload
+def validate_time(value: Any, field: str, *, optional: bool) -> float | None: ...
 def validate_time(value: Any, field: str, *, optional: bool = False) -> float | None:
     """Check one time: finite Unix seconds (UTC) in ``[0, MAX_SECONDS)``.
 

@@ -120,7 +120,7 @@ MEMORY_TOOLS: tuple[MemoryToolSpec, ...] = (
 _SPECS = {spec.name: spec for spec in MEMORY_TOOLS}
 
 
-def tool_spec(name: str) -> MemoryToolSpec:
+def tool_spec(name: Any) -> MemoryToolSpec:
     """The :class:`MemoryToolSpec` named ``name``.
 
     Raises:

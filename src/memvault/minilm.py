@@ -54,6 +54,7 @@ def locate_model() -> tuple[Path, Path]:
         EmbedderUnavailableError: If ``$MEMVAULT_MODEL_DIR`` lacks a file, the model package
             is not installed, or the packaged model's sha256 is not the expected one.
     """
+    model: Path | None
     folder = os.environ.get(MODEL_ENV)
     if folder:
         model, tokenizer = Path(folder) / "model.onnx", Path(folder) / "tokenizer.json"

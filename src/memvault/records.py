@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record
+from memvault.backends.base import Clauses, Ranked, Record, Vectors
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import matches
 from memvault.lexical import indexed_text, match_query
@@ -108,7 +108,7 @@ def ns_key(namespace: Namespace) -> str:
     return "".join(json.dumps(segment, ensure_ascii=False) + "\x1f" for segment in namespace)
 
 
-def unit_vectors(embeddings: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+def unit_vectors(embeddings: Vectors) -> np.ndarray:
     """Embeddings as float32 rows of unit length (so a dot product is the cosine similarity).
 
     Args:

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from langgraph.store.base import (
     NOT_PROVIDED,
@@ -21,6 +21,7 @@ from langgraph.store.base import (
     Item,
     ListNamespacesOp,
     MatchCondition,
+    NotProvided,
     Op,
     PutOp,
     Result,
@@ -198,7 +199,7 @@ def _check_ttl_config(config: Any, store: MemoryStore) -> TTLConfig | None:
         raise InvalidArgumentError(
             "ttl['omit_expired'] must be True or left out: memvault never returns expired items"
         )
-    return TTLConfig(**config)
+    return cast(TTLConfig, dict(config))  # every key is one of TTLConfig's (checked above)
 
 
 class MemvaultLangGraphStore(BaseStore):
@@ -379,7 +380,7 @@ class MemvaultLangGraphStore(BaseStore):
                     f"index must be None, False or a list of JSON paths, got {op.index!r}"
                 )
             fields = self.fields if op.index is None else op.index or ()
-            ttl = op.ttl
+            ttl: float | None | NotProvided = op.ttl  # PutOp's type leaves out NOT_PROVIDED
             if ttl is NOT_PROVIDED:  # a PutOp made by hand: as BaseStore.put does
                 ttl = (self.ttl_config or {}).get("default_ttl")
             minutes = None if ttl is None else _minutes(ttl, "ttl")
@@ -447,7 +448,8 @@ class MemvaultLangGraphStore(BaseStore):
         limit, offset = _count(op.limit, "limit"), _count(op.offset, "offset")
         if op.max_depth is not None and _count(op.max_depth, "max_depth") == 0:
             found = self._list_namespaces(op._replace(max_depth=None, limit=1, offset=0))
-            return [()][offset : offset + limit] if found else []
+            root: list[Namespace] = [()] if found else []
+            return root[offset : offset + limit]
         if limit == 0:
             return []
         conditions = list(op.match_conditions or ())
@@ -469,7 +471,7 @@ class MemvaultLangGraphStore(BaseStore):
                         break
                     literal.append(segment)
                 break
-        found: list[Namespace] = []
+        found = []
         while page := self.store.list_namespaces(
             prefix=tuple(literal), limit=_PAGE, offset=len(found)
         ):

@@ -188,7 +188,11 @@ class MemoryMiddleware(AgentMiddleware):
             return self.scope(runtime)
         return MemoryScope(self.memory, tuple(resolved["namespace"]), resolved["session_id"])
 
-    def before_agent(self, state: Any, runtime: Any, config: RunnableConfig) -> dict[str, Any]:
+    # LangGraph passes `config` to a node whose signature takes it (annotated RunnableConfig);
+    # AgentMiddleware.before_agent's signature leaves it out.
+    def before_agent(  # type: ignore[override]
+        self, state: Any, runtime: Any, config: RunnableConfig
+    ) -> dict[str, Any]:
         """Resolve the memory for this run from its config and runtime, into the agent state.
 
         Implements ``AgentMiddleware.before_agent`` (async runs call it too); LangGraph passes

@@ -107,6 +107,7 @@ class MemoryTool(BaseTool):
                 f"prefix may hold only letters, digits, '_' and '-', got {prefix!r}"
             )
         source = memory if memory is not None else store
+        assert source is not None  # exactly one of them is given (checked above)
         memory = AgentMemory.of(source, namespace=namespace, ttl=ttl)
         fields.setdefault("name", spec.named(prefix))
         fields.setdefault("description", spec.description_for(memory.name))

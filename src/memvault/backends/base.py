@@ -26,12 +26,18 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+import numpy as np
+
 from memvault.namespace import Namespace
 
 Clauses = list[tuple[str, str, Any]]
 SearchMode = Literal["hybrid", "dense", "lexical"]
 Ranked = list[tuple[str, float]]
 """A ranking: ``(record id, score)`` pairs, best first."""
+Vector = Sequence[float] | np.ndarray
+"""One embedding, shape ``(dim,)``: floats or a 1-D array."""
+Vectors = Sequence[Vector] | np.ndarray
+"""Embeddings, shape ``(n, dim)``: a sequence of vectors or a 2-D array."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +85,7 @@ class Backend(Protocol):
 
     search_modes: tuple[SearchMode, ...]
 
-    def upsert(
-        self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
-    ) -> list[Record]:
+    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
         """Insert or replace records by id, all or nothing, one key at a time.
 
         Reading the version replaced and writing the new one is one step per key (no other
@@ -116,7 +120,7 @@ class Backend(Protocol):
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float],
+        embedding: Vector,
         clauses: Clauses,
         now: float,
         limit: int,
@@ -209,7 +213,7 @@ class VectorIndex(Protocol):
     def apply(
         self,
         records: Sequence[Record],
-        embeddings: Sequence[Sequence[float]],
+        embeddings: Vectors,
         deleted: Sequence[str],
         *,
         generation: int,
@@ -228,7 +232,7 @@ class VectorIndex(Protocol):
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float],
+        embedding: Vector,
         clauses: Clauses,
         now: float,
         limit: int,

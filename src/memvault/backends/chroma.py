@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record
+from memvault.backends.base import Clauses, Ranked, Record, Vector, Vectors
 from memvault.backends.chroma_schema import (
     PAGE,
     check_collection,
@@ -272,7 +272,7 @@ class ChromaIndex:
     def apply(
         self,
         records: Sequence[Record],
-        embeddings: Sequence[Sequence[float]],
+        embeddings: Vectors,
         deleted: Sequence[str],
         *,
         generation: int,
@@ -320,7 +320,7 @@ class ChromaIndex:
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float],
+        embedding: Vector,
         clauses: Clauses,
         now: float,
         limit: int,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record, SearchMode
+from memvault.backends.base import Clauses, Ranked, Record, SearchMode, Vector, Vectors
 from memvault.backends.chroma import DEFAULT_COLLECTION
 from memvault.backends.chroma_schema import (
     PAGE,
@@ -76,7 +76,7 @@ class ChromaServerBackend:
             )
         self.address = f"{host}:{port}" if host is not None else "the server of the client given"
         with self._translated():
-            if client is None:
+            if host is not None:  # and so client is None: one of them is given
                 import chromadb
                 from chromadb.config import Settings
 
@@ -114,9 +114,7 @@ class ChromaServerBackend:
                 f"{type(error).__name__}: {error}"
             ) from error
 
-    def upsert(
-        self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
-    ) -> list[Record]:
+    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
         """Insert or replace records, keeping ``created_at`` of live replaced versions."""
         if not records:
             return []
@@ -222,7 +220,7 @@ class ChromaServerBackend:
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float],
+        embedding: Vector,
         clauses: Clauses,
         now: float,
         limit: int,

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memvault.backends.base import Clauses, Ranked, Record, SearchMode, VectorIndex
+from memvault.backends.base import Clauses, Ranked, Record, SearchMode, Vector, VectorIndex, Vectors
 from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.namespace import Namespace
 from memvault.records import RecordFile, unit_vectors
@@ -146,9 +146,7 @@ class LocalBackend:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def upsert(
-        self, records: Sequence[Record], embeddings: Sequence[Sequence[float]], *, now: float
-    ) -> list[Record]:
+    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
         """Commit records to the record file; drain the outbox when it is full.
 
         See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
@@ -237,7 +235,7 @@ class LocalBackend:
         self,
         prefix: Namespace,
         *,
-        embedding: Sequence[float],
+        embedding: Vector,
         clauses: Clauses,
         now: float,
         limit: int,

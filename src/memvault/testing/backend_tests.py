@@ -10,7 +10,7 @@ that share a word with the query.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -521,7 +521,7 @@ class BackendTests(ContractBase):
         vector = _vector(self, "tea", 1.0)
         backend.upsert([record], [vector], now=T0)
         backend.close()
-        calls = {
+        calls: dict[str, Callable[[], object]] = {
             "get": lambda: backend.get([record.id]),
             "upsert": lambda: backend.upsert([record], [vector], now=T0),
             "delete": lambda: backend.delete([record.id]),

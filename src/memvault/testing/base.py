@@ -75,7 +75,7 @@ class ContractBase:
             size: Records per batch (7 in the contract).
         """
         if hasattr(backend, "max_batch"):
-            backend.max_batch = size  # type: ignore[attr-defined]
+            backend.max_batch = size
 
     def fresh_folder(self) -> Path:
         """A new empty folder for a backend that keeps files, removed by pytest later.

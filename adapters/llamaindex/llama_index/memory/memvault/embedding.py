@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from llama_index.core.base.embeddings.base import DEFAULT_EMBED_BATCH_SIZE, BaseEmbedding
+from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.callbacks import CallbackManager
+from llama_index.core.constants import DEFAULT_EMBED_BATCH_SIZE
 
 from memvault import Embedder, resolve_embedder
 

@@ -144,6 +144,7 @@ class MemvaultMemory(Memory):
                     f"path must be a folder path (str or pathlib.Path), got {type(path).__name__}"
                 )
             store = MemoryStore(Path(path))
+        assert store is not None  # store or path is given (checked above)
         block = MemvaultMemoryBlock(
             store,
             user_id=user_id,
@@ -153,7 +154,8 @@ class MemvaultMemory(Memory):
             extractor=extractor,
             accept_short_term_memory=not write_through,
         )
-        memory = super().from_defaults(
+        # Memory.from_defaults builds cls(...), though its return type says Memory.
+        memory: MemvaultMemory = super().from_defaults(  # type: ignore[assignment]
             session_id=session_id, memory_blocks=[block, *memory_blocks], **memory_kwargs
         )
         memory.write_through_blocks = [block.name] if write_through else []

@@ -122,14 +122,16 @@ class MemvaultToolSpec(BaseToolSpec):
                 return {next(iter(spec.args_schema.model_fields)): given[0], **arguments}
             return arguments
 
-        def call(*given: Any, ctx: Context = None, **arguments: Any) -> str:
+        # LlamaIndex finds the context parameter by comparing its annotation with Context
+        # itself, so it cannot say `Context | None`.
+        def call(*given: Any, ctx: Context = None, **arguments: Any) -> str:  # type: ignore[assignment]
             # The run's Memory is read through the workflow's async store.
             scope = (
                 self.memory.scope(self._own_ids()) if ctx is None else asyncio_run(self.ascope(ctx))
             )
             return run_memory_tool(scope, spec.name, by_name(given, arguments))
 
-        async def acall(*given: Any, ctx: Context = None, **arguments: Any) -> str:
+        async def acall(*given: Any, ctx: Context = None, **arguments: Any) -> str:  # type: ignore[assignment]
             scope = await self.ascope(ctx)
             return await arun_memory_tool(scope, spec.name, by_name(given, arguments))
 
@@ -148,7 +150,7 @@ class MemvaultToolSpec(BaseToolSpec):
 
     def to_tool_list(
         self,
-        spec_functions: Sequence[str] | None = None,
+        spec_functions: Sequence[str | tuple[str, str]] | None = None,
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[FunctionTool]:
         """Build the tools (``BaseToolSpec.to_tool_list``).
@@ -156,6 +158,7 @@ class MemvaultToolSpec(BaseToolSpec):
         Args:
             spec_functions: Base names of the tools to build, in order, e.g. ``["recall"]``;
                 default all four, in the order of :data:`memvault.memory_tools.MEMORY_TOOLS`.
+                (``BaseToolSpec``'s ``(sync, async)`` name pairs are refused.)
             func_to_metadata_mapping: Tool metadata to use instead of memvault's, by base name.
 
         Returns:
@@ -167,4 +170,4 @@ class MemvaultToolSpec(BaseToolSpec):
         """
         mapping = func_to_metadata_mapping or {}
         names = dict.fromkeys(spec_functions or self.spec_functions)
-        return [self._tool(tool_spec(name), mapping.get(name)) for name in names]
+        return [self._tool(spec, mapping.get(spec.name)) for spec in map(tool_spec, names)]
