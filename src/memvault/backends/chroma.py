@@ -23,7 +23,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import threading
+import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,12 +46,15 @@ from memvault.errors import (
     BackendError,
     InvalidArgumentError,
     MemvaultError,
+    MemvaultWarning,
     StoreBusyError,
     StoreClosedError,
 )
 from memvault.namespace import Namespace
 
 T = TypeVar("T")
+_SEGMENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""Chroma names each segment's folder by its UUID."""
 
 DEFAULT_COLLECTION = "memvault"
 PATH_ENV = "MEMVAULT_PATH"
@@ -163,16 +169,60 @@ class _Folder:
                     f"{LOCK_TIMEOUT:.0f} s (writing its vector index); retry, or stop it"
                 ) from None
             try:
-                if self.client is None:
-                    import chromadb
-
-                    with chroma_errors(f"the store folder {self.folder}"):
-                        self.client = chromadb.PersistentClient(
-                            path=str(self.folder), settings=_settings()
-                        )
                 yield True
             finally:
                 self.file_lock.release()
+
+    def connect(self) -> Any:
+        """The folder's client, opened on first use (hold the lock)."""
+        if self.client is None:
+            import chromadb
+
+            try:
+                self.client = chromadb.PersistentClient(path=str(self.folder), settings=_settings())
+            except Exception:
+                self._forget_system()
+                raise
+            self.version += 1
+        return self.client
+
+    def _forget_system(self) -> None:
+        """Drop Chroma's process-wide system for the folder.
+
+        One that failed to start stays cached (keyed by the folder path) and breaks every later
+        client of the folder.
+        """
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        for cache in (
+            SharedSystemClient._identifier_to_system,
+            SharedSystemClient._identifier_to_refcount,
+        ):
+            cache.pop(str(self.folder), None)
+
+    def set_aside(self) -> Path:
+        """Move Chroma's files into a new folder ``chroma.damaged-<time>`` (hold the lock).
+
+        ``chroma.sqlite3`` and the segment folders go, so that a new, empty index starts.
+
+        Returns:
+            The folder they were moved to.
+        """
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close()
+            self.client = None
+        self._forget_system()
+        self.version += 1
+        self.loaded.clear()
+        aside = self.folder / f"chroma.damaged-{time.strftime('%Y%m%dT%H%M%S')}"
+        aside.mkdir(exist_ok=True)
+        for entry in self.folder.iterdir():
+            if entry.name.startswith("chroma.sqlite3") or (
+                entry.is_dir() and _SEGMENT.fullmatch(entry.name)
+            ):
+                os.replace(entry, aside / entry.name)
+        return aside
 
     def reload(self) -> None:
         """Reopen the client, so that it reads what other processes wrote (hold the lock)."""
@@ -221,7 +271,7 @@ class ChromaIndex:
             raise StoreClosedError("the store was closed; open a new MemoryStore")
         version = self._folder.version if self._folder is not None else 0
         if self._collection is None or version != self._version:
-            client = self._folder.client if self._folder is not None else self._client
+            client = self._folder.connect() if self._folder is not None else self._client
             self._collection = client.get_or_create_collection(
                 self.name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
             )
@@ -250,6 +300,12 @@ class ChromaIndex:
                 self._folder.reload()
             self._folder.loaded[self.name] = generation
             yield True
+
+    def set_aside(self) -> Path:
+        """Move the folder's Chroma files aside (hold :meth:`opening`); see ``_Folder``."""
+        assert self._folder is not None
+        self._collection = None
+        return self._folder.set_aside()
 
     def opening(self) -> contextlib.AbstractContextManager[bool]:
         """Hold the folder while a store opens (creating files may race)."""
@@ -414,14 +470,25 @@ class ChromaBackend(LocalBackend):
             folder.mkdir(parents=True, exist_ok=True)
         self.path = folder
         index = ChromaIndex(folder, client=client, collection=collection)
+        records = folder / f"{collection}.records.sqlite3" if folder is not None else None
         try:
             with index.opening():
-                super().__init__(
-                    folder / f"{collection}.records.sqlite3" if folder is not None else None,
-                    index,
-                    exact_scope=exact_scope,
-                    drain_at=drain_at,
-                )
+                try:
+                    super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
+                except BackendError as error:
+                    if folder is None:
+                        raise
+                    # Chroma's files are derived from the record file: set them aside and let
+                    # the record file fill a new index.
+                    aside = index.set_aside()
+                    reason = error.__cause__ or error
+                    warnings.warn(
+                        f"the Chroma index in {folder} could not be opened ({reason}); its files "
+                        f"were moved to {aside} and the index is rebuilt from the record file",
+                        MemvaultWarning,
+                        stacklevel=2,
+                    )
+                    super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
                 index.loaded_at(self.records.generation())
         except BaseException:
             index.close()
