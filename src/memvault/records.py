@@ -445,13 +445,18 @@ class RecordFile:
         with self._use():
             return {row[0] for row in self._db.execute(sql, params)}
 
-    def requeue_all(self) -> int:
+    def requeue_all(self, generation: int) -> int:
         """Put every record in the outbox, e.g. after the vector index was lost.
+
+        Args:
+            generation: The index's generation, which this file takes on.
 
         Returns:
             How many ids were queued.
         """
         with self._use(), self._transaction():
+            self._set_meta("generation", str(generation))
+            self._db.execute("DELETE FROM meta WHERE name = 'applying'")
             seq = self._next_seq()
             self._db.execute("INSERT OR REPLACE INTO outbox SELECT id, ? FROM items", (seq,))
             self._db.execute("DELETE FROM quarantine")

@@ -204,7 +204,9 @@ class MemoryStore:
         if fingerprint is None:  # written before fingerprints were recorded
             self.backend.set_info(wanted)
             return
-        similarity = float(np.dot(fingerprint, probe) / max(np.linalg.norm(fingerprint), 1e-12))
+        recorded_probe = np.asarray(fingerprint, dtype=np.float64)
+        norms = float(np.linalg.norm(recorded_probe) * np.linalg.norm(probe))
+        similarity = float(np.dot(recorded_probe, probe)) / max(norms, 1e-12)
         if not similarity >= FINGERPRINT_MIN_COSINE:
             raise EmbedderMismatchError(
                 f"the embedder given ({wanted['embedder']!r}) embeds differently from the one "

@@ -72,3 +72,20 @@ def test_an_embedder_that_raises_is_a_typed_error_with_its_cause():
     with pytest.raises(EmbedderError, match="provider down") as caught:
         store.put(NS, "a", {"text": "one"})
     assert isinstance(caught.value.__cause__, ConnectionError)
+
+
+def test_vectors_of_any_length_are_compared_by_cosine(tmp_path):
+    def same(texts):  # not unit length: reopening with it must be accepted
+        return [[0.1 * (len(t) % 3 + 1), 0.2, 0.05 * t.count(" ")] for t in texts]
+
+    def other(texts):  # same name and dimension, cosine about 0.3 against `first`
+        return [[len(t), 1.0, 3.0 * len(t)] for t in texts]
+
+    def first(texts):
+        return [[len(t), 1.0, 0.0] for t in texts]
+
+    MemoryStore(tmp_path / "a", embedder=FunctionEmbedder(same, name="m", dim=3)).close()
+    MemoryStore(tmp_path / "a", embedder=FunctionEmbedder(same, name="m", dim=3)).close()
+    MemoryStore(tmp_path / "b", embedder=FunctionEmbedder(first, name="m", dim=3)).close()
+    with pytest.raises(EmbedderMismatchError, match="embeds differently"):
+        MemoryStore(tmp_path / "b", embedder=FunctionEmbedder(other, name="m", dim=3))

@@ -4,7 +4,14 @@ lost record file is rebuilt from the index."""
 
 import pytest
 
-from memvault import ChromaBackend, ChromaIndex, HashingEmbedder, MemoryStore, MemvaultWarning
+from memvault import (
+    ChromaBackend,
+    ChromaIndex,
+    EmbedderMismatchError,
+    HashingEmbedder,
+    MemoryStore,
+    MemvaultWarning,
+)
 
 NS = ("users", "alice")
 
@@ -60,3 +67,6 @@ def test_lost_record_file_is_rebuilt_from_the_index(tmp_path):
     ]
     assert reopened.count() == 2
     reopened.close()
+    # The rebuilt file knows its embedder again: another one is still refused.
+    with pytest.raises(EmbedderMismatchError):
+        MemoryStore(backend=ChromaBackend(tmp_path), embedder=HashingEmbedder(32))

@@ -248,6 +248,14 @@ class VectorIndex(Protocol):
         """How many records the index holds."""
         ...
 
+    def info(self) -> dict[str, Any] | None:
+        """The store's settings as last given to :meth:`set_info`, or None."""
+        ...
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Keep a copy of the store's settings (a JSON object); call inside ``hold``."""
+        ...
+
     def records(self) -> Iterator[tuple[Record, list[float]]]:
         """Every record the index holds with its embedding, for rebuilding a record file."""
         ...

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import re
 import threading
@@ -49,6 +50,7 @@ from memvault.errors import (
     MemvaultWarning,
     StoreBusyError,
     StoreClosedError,
+    StoreDamagedError,
 )
 from memvault.namespace import Namespace
 
@@ -168,6 +170,11 @@ class _Folder:
                     f"another process held the store folder {self.folder} for "
                     f"{LOCK_TIMEOUT:.0f} s (writing its vector index); retry, or stop it"
                 ) from None
+            except OSError as error:
+                raise StoreDamagedError(
+                    f"the lock file {self.file_lock.lock_file} cannot be used ({error}); remove "
+                    "whatever is in its place (memvault recreates it)"
+                ) from error
             try:
                 yield True
             finally:
@@ -397,6 +404,26 @@ class ChromaIndex:
         hits = [(i, 1.0 - d) for i, d in zip(found["ids"][0], found["distances"][0])]
         hits.sort(key=lambda hit: (-hit[1], hit[0]))
         return hits
+
+    @_chroma_calls
+    def info(self) -> dict[str, Any] | None:
+        """The settings in the collection metadata, or None.
+
+        ``mv.info``; or ``mv.embedder`` and ``mv.dim`` as memvault wrote them before.
+        """
+        metadata = self._current().metadata or {}
+        if "mv.info" in metadata:
+            return dict(json.loads(metadata["mv.info"]))
+        if "mv.embedder" in metadata:
+            return {"embedder": metadata["mv.embedder"], "dim": metadata.get("mv.dim")}
+        return None
+
+    @_chroma_calls
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Keep the settings in the collection metadata, beside ``mv.generation``."""
+        collection = self._current()
+        metadata = {k: v for k, v in (collection.metadata or {}).items() if k.startswith("mv.")}
+        collection.modify(metadata={**metadata, "mv.info": json.dumps(info)})
 
     @_chroma_calls
     def count(self) -> int:

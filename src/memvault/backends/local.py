@@ -14,10 +14,13 @@ store closes, or on demand. A crash loses nothing acknowledged: the outbox survi
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import logging
 import os
 import time
 import warnings
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,18 @@ from memvault.namespace import Namespace
 from memvault.records import RecordFile, unit_vectors
 
 log = logging.getLogger(__name__)
+
+_open_backends: weakref.WeakSet[LocalBackend] = weakref.WeakSet()
+"""Local backends not yet closed: their outboxes are applied to the index at interpreter exit,
+so a script or CLI command that never calls ``close()`` leaves the index complete."""
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    for backend in list(_open_backends):
+        with contextlib.suppress(Exception):
+            backend.close()
+
 
 EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly
@@ -77,6 +92,8 @@ class LocalBackend:
         except BaseException:
             self.records.close()
             raise
+        if index is not None:
+            _open_backends.add(self)
 
     def _open_records(self, path: Path | None) -> RecordFile:
         """Open the record file; a damaged one is moved aside (kept) and started anew."""
@@ -128,7 +145,7 @@ class LocalBackend:
             if indexed < records.total() - records.outbox_size() or (
                 records.generation() > generation
             ):
-                queued = records.requeue_all()
+                queued = records.requeue_all(generation)
                 warnings.warn(
                     f"the vector index of {records.path} lacks records the record file holds; "
                     f"all {queued} are queued to be indexed again",
@@ -137,6 +154,9 @@ class LocalBackend:
                 )
             return
         count = records.rebuild(self.index.records(), generation=generation)
+        info = self.index.info()
+        if info is not None:
+            records.set_info(info)
         warnings.warn(
             f"the record file {records.path} was rebuilt from the vector index ({count} "
             f"records): {reasons[0]}",
@@ -304,19 +324,26 @@ class LocalBackend:
         return self.records.info()
 
     def set_info(self, info: dict[str, Any]) -> None:
-        """Record the store's settings in the record file."""
+        """Record the store's settings in the record file and in the index.
+
+        A record file rebuilt from the index takes them back from it.
+        """
         self.records.set_info(info)
+        if self.index is not None:
+            with self.index.hold(self.records.generation, write=True):
+                self.index.set_info(info)
 
     def close(self) -> None:
         """Apply the outbox to the index (unless another process holds it), then close both.
 
         Closing twice does nothing.
         """
+        _open_backends.discard(self)
         if self.records.closed:
             return
         try:
             if self.index is not None:
-                self.drain(wait=False)
+                self.drain()
         except (StoreBusyError, StoreDamagedError) as error:
             log.warning("the outbox was left for the next writer: %s", error)
         finally:
