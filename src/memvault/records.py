@@ -266,6 +266,14 @@ class RecordFile:
         with self._use():
             return max(int(self._meta("generation") or 0), int(self._meta("applying") or 0))
 
+    def applying(self) -> bool:
+        """Whether a batch was being applied to the index when its writer stopped.
+
+        That is, :meth:`begin_apply` without :meth:`settle`.
+        """
+        with self._use():
+            return self._meta("applying") is not None
+
     def begin_apply(self, generation: int) -> None:
         """Record that an outbox batch is being applied to the index as ``generation``.
 

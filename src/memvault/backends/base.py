@@ -248,6 +248,14 @@ class VectorIndex(Protocol):
         """How many records the index holds."""
         ...
 
+    def discard(self) -> str | None:
+        """Throw the index away, so that a new, empty one starts (hold the lock).
+
+        Returns:
+            Where its files were kept, or None if they were deleted.
+        """
+        ...
+
     def info(self) -> dict[str, Any] | None:
         """The store's settings as last given to :meth:`set_info`, or None."""
         ...

@@ -308,6 +308,18 @@ class ChromaIndex:
             self._folder.loaded[self.name] = generation
             yield True
 
+    def discard(self) -> str | None:
+        """Start a new, empty collection (hold :meth:`opening`).
+
+        A folder's Chroma files are moved aside (kept); a client's collection is deleted.
+        """
+        if self._folder is not None:
+            return str(self.set_aside())
+        with chroma_errors(self.where), contextlib.suppress(ValueError, KeyError):
+            self._client.delete_collection(self.name)
+        self._collection = None
+        return None
+
     def set_aside(self) -> Path:
         """Move the folder's Chroma files aside (hold :meth:`opening`); see ``_Folder``."""
         assert self._folder is not None

@@ -119,12 +119,27 @@ class LocalBackend:
         """Bring the record file and the index in step when a store opens.
 
         The record file is rebuilt from the index if it is new, emptied or older than it;
-        every record is queued for the index if the index lost records.
+        every record is queued for the index if the index lost records, or a write to it was
+        cut off (a process killed during :meth:`drain`).
         """
         records = self.records
         if self.index is None:
             if not records.built():
                 records.mark_built()
+            return
+        if records.built() and records.applying():
+            # A process was killed while it wrote the index (no live process is writing it:
+            # opening holds the index's lock). Its files may be torn, which Chroma does not
+            # always survive: start a new index from the record file.
+            aside = self.index.discard()
+            queued = records.requeue_all(0)
+            warnings.warn(
+                f"a write to the vector index of {records.path} was cut off; the index was "
+                f"{f'moved to {aside}' if aside else 'dropped'} and all {queued} records are "
+                "queued to be indexed again",
+                MemvaultWarning,
+                stacklevel=4,
+            )
             return
         indexed = self.index.count()
         generation = self.index.generation()
