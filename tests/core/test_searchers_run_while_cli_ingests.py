@@ -146,6 +146,12 @@ def test_searching_workers_see_no_error_while_the_cli_ingests(tmp_path):
     modes = ("dense", "lexical", "hybrid")
     assert searches > 0
     seen = {"worker errors": worker_errors, **after}
+    # The whole store (3,000 records, above EXACT_SCOPE) is searched densely through Chroma's
+    # approximate HNSW index, whose recall is not 1: allow 2 of the samples to rank below 10
+    # there (seen once in CI: 1 of 60). Every other mode and scope is exact.
+    approximate = seen.pop("dense in ()")
+    assert len(approximate) <= 2, approximate
+    seen["dense in ()"] = []
     assert seen == {
         "worker errors": {},
         "count": TURNS,
