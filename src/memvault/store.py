@@ -216,27 +216,23 @@ class MemoryStore:
             )
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        """Embed texts as unit rows of shape ``(len(texts), dim)``, checked."""
-        try:
-            vectors = self.embedder.embed_documents(texts)
-        except MemvaultError:
-            raise
-        except Exception as error:
-            raise EmbedderError(
-                f"the embedder {self.embedder.name!r} failed: {type(error).__name__}: {error}"
-            ) from error
-        return self._checked(vectors, len(texts))
+        """Embed texts as rows of shape ``(len(texts), dim)``, checked."""
+        return self._checked(self._call(self.embedder.embed_documents, texts), len(texts))
 
     def _embed_query(self, query: str) -> np.ndarray:
+        """Embed a query as shape ``(dim,)``, checked."""
+        return self._checked([self._call(self.embedder.embed_query, query)], 1)[0]
+
+    def _call(self, method: Callable[[Any], Any], argument: Any) -> Any:
+        """Call an embedder method; its own errors leave as :class:`EmbedderError`."""
         try:
-            vector = self.embedder.embed_query(query)
+            return method(argument)
         except MemvaultError:
             raise
         except Exception as error:
             raise EmbedderError(
                 f"the embedder {self.embedder.name!r} failed: {type(error).__name__}: {error}"
             ) from error
-        return self._checked([vector], 1)[0]
 
     def _checked(self, vectors: Any, count: int) -> np.ndarray:
         dim = int(self.embedder.dim)
