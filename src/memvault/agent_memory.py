@@ -113,6 +113,39 @@ def _check_texts(texts: Any, field: str, example: str, *, utf8: bool = True) -> 
     return texts
 
 
+def _chat_of(messages: Any) -> list[dict[str, str]]:
+    """The messages of a turn with text, as ``{"role", "content"}`` dicts, checked.
+
+    Raises:
+        InvalidArgumentError: If ``messages`` is not a sequence of mappings.
+    """
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+        raise InvalidArgumentError(
+            'messages must be a list of {"role": ..., "content": ...} dicts, got '
+            f"{type(messages).__name__}"
+        )
+    chat: list[dict[str, str]] = []
+    for message in messages:
+        if not isinstance(message, Mapping):
+            raise InvalidArgumentError(
+                'each message must be a {"role": ..., "content": ...} dict, got '
+                f"{type(message).__name__}"
+            )
+        content = message.get("content")
+        if isinstance(content, str) and is_utf8(content) and content.strip():
+            chat.append({"role": str(message.get("role")), "content": content})
+    return chat
+
+
+def _statements(chat: list[dict[str, str]]) -> list[str]:
+    """The statements of the user's messages (:func:`~memvault.statements.memorable_text`)."""
+    return [
+        said
+        for m in chat
+        if m["role"] == "user" and (said := memorable_text(m["content"])) is not None
+    ]
+
+
 class AgentMemory:
     """Long-term memory for agents over a :class:`MemoryStore`: one policy, both frameworks.
 
@@ -442,26 +475,10 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: If ``messages`` is not a sequence of mappings.
         """
-        if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
-            raise InvalidArgumentError(
-                'messages must be a list of {"role": ..., "content": ...} dicts, got '
-                f"{type(messages).__name__}"
-            )
-        chat: list[dict[str, Any]] = []
-        for message in messages:
-            if not isinstance(message, Mapping):
-                raise InvalidArgumentError(
-                    'each message must be a {"role": ..., "content": ...} dict, got '
-                    f"{type(message).__name__}"
-                )
-            content = message.get("content")
-            if isinstance(content, str) and is_utf8(content) and content.strip():
-                chat.append({"role": message.get("role"), "content": content})
-        statements = [
-            said
-            for m in chat
-            if m["role"] == "user" and (said := memorable_text(m["content"])) is not None
-        ]
+        return self._store_turn(_chat_of(messages))
+
+    def _store_turn(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
+        """Store a checked turn (:func:`_chat_of`): facts with an extractor, else statements."""
         if self.memory.extractor is not None:
             try:
                 facts = self.memory.extractor.extract(chat)
@@ -472,9 +489,13 @@ class MemoryScope:
                     (error.raw or "")[:200],
                 )
             else:
-                sources = [memory_key(s) for s in statements]
+                sources = [memory_key(s) for s in _statements(chat)]
                 return [self.remember(fact, sources=sources) for fact in facts]
-        return [self.remember(statement, kind="turn") for statement in statements]
+        return self._store_statements(chat)
+
+    def _store_statements(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
+        """Store the user's statements in a validated turn as ``kind="turn"`` memories."""
+        return [self.remember(statement, kind="turn") for statement in _statements(chat)]
 
     def forget(self, memory: str) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
