@@ -9,6 +9,7 @@ from memvault.agent_memory import (
     DEFAULT_NAMESPACE,
     DEFAULT_SIMILARITY_THRESHOLD,
     AgentMemory,
+    MemoryChange,
     MemoryScope,
     amemory_context,
     memory_context,
@@ -43,6 +44,7 @@ from memvault.errors import (
     InvalidValueError,
     MemvaultError,
     MemvaultWarning,
+    ReconciliationError,
     StoreBusyError,
     StoreClosedError,
     StoreDamagedError,
@@ -57,6 +59,7 @@ from memvault.namespace import (
     parse_namespace_path,
     resolve_namespace,
 )
+from memvault.reconcile import DEFAULT_RECONCILIATION_PROMPT, Decision, Reconciler
 from memvault.statements import memory_key, normalize_text
 from memvault.store import NOT_GIVEN, MemoryStore
 
@@ -64,7 +67,12 @@ __all__ = [
     "DEFAULT_EMBEDDER",
     "resolve_embedder",
     "AgentMemory",
+    "MemoryChange",
     "MemoryScope",
+    "Reconciler",
+    "Decision",
+    "DEFAULT_RECONCILIATION_PROMPT",
+    "ReconciliationError",
     "MemoryConfig",
     "DEFAULT_NAMESPACE",
     "DEFAULT_SIMILARITY_THRESHOLD",

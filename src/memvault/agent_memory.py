@@ -36,13 +36,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
-from memvault.errors import ExtractionError, InvalidArgumentError, InvalidValueError, shown
+from memvault.errors import (
+    ExtractionError,
+    InvalidArgumentError,
+    InvalidValueError,
+    ReconciliationError,
+    shown,
+)
 from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem, validate_ttl
 from memvault.namespace import Namespace, is_utf8, resolve_namespace, validate_namespace
+from memvault.reconcile import Decision, Reconciler, add_all
 from memvault.statements import (
     description_of,
     memorable_text,
@@ -146,6 +154,55 @@ def _statements(chat: list[dict[str, str]]) -> list[str]:
     ]
 
 
+def _statement_keys(chat: list[dict[str, str]]) -> list[str]:
+    """The keys of the user's statements in a turn: the ``sources`` of the facts drawn from it."""
+    return [memory_key(statement) for statement in _statements(chat)]
+
+
+def _written(changes: list[MemoryChange]) -> list[MemoryItem]:
+    return [c.item for c in changes if c.event in ("add", "merge", "update")]
+
+
+def _warn_unextracted(error: ExtractionError) -> None:
+    logger.warning(
+        "fact extraction failed, storing the user's statements instead: %s (reply: %r)",
+        error,
+        (error.raw or "")[:200],
+    )
+
+
+def _warn_unreadable(error: ReconciliationError) -> None:
+    logger.warning(
+        "reconciliation reply unreadable, adding every new fact and changing nothing stored: "
+        "%s (reply: %r)",
+        error,
+        (error.raw or "")[:200],
+    )
+
+
+ChangeEvent = Literal["add", "merge", "update", "delete", "none"]
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """What storing one new fact did (:meth:`MemoryScope.reconcile`).
+
+    Attributes:
+        event: ``"add"`` (a new memory), ``"merge"`` (into a memory with the same key),
+            ``"update"`` (a memory's text replaced), ``"delete"`` (a memory removed) or
+            ``"none"`` (a memory already said it).
+        fact: The new fact.
+        item: The memory as stored now (add, merge, update), as it was (delete), or the one
+            that already said it (none).
+        before: The memory's text before (update, delete); ``None`` otherwise.
+    """
+
+    event: ChangeEvent
+    fact: str
+    item: MemoryItem
+    before: str | None = None
+
+
 class AgentMemory:
     """Long-term memory for agents over a :class:`MemoryStore`: one policy, both frameworks.
 
@@ -163,6 +220,9 @@ class AgentMemory:
             the same key, which was the precise choice for MiniLM.
         extractor: A :class:`~memvault.FactExtractor`; :meth:`MemoryScope.save_turns` then
             stores the facts it draws instead of the user's statements.
+        reconciler: A :class:`~memvault.Reconciler`; new facts (the extractor's and the
+            ``remember`` tool's) then go through one LLM call that decides ADD, UPDATE, DELETE
+            or NONE against the most similar stored memories (:meth:`MemoryScope.reconcile`).
         ttl: Seconds until memories written here expire; ``None`` never; default the store's.
         name: This memory's name, e.g. ``"user"`` or ``"organisation"``, for agents that hold
             several (middleware names and tool-name prefixes use it).
@@ -191,6 +251,7 @@ class AgentMemory:
         header: str = DEFAULT_MEMORY_HEADER,
         similarity_threshold: float | None = DEFAULT_SIMILARITY_THRESHOLD,
         extractor: Any = None,
+        reconciler: Any = None,
         ttl: Any = NOT_GIVEN,
         name: str = "memvault",
     ) -> None:
@@ -211,6 +272,10 @@ class AgentMemory:
             raise InvalidArgumentError(
                 f"extractor must be a memvault FactExtractor, got {type(extractor).__name__}"
             )
+        if reconciler is not None and not isinstance(reconciler, Reconciler):
+            raise InvalidArgumentError(
+                f"reconciler must be a memvault Reconciler, got {type(reconciler).__name__}"
+            )
         if not isinstance(name, str) or not name.isidentifier():
             raise InvalidArgumentError(
                 f"name must be an identifier such as 'user' or 'organisation', got {name!r}"
@@ -229,6 +294,7 @@ class AgentMemory:
         self.header = header
         self.similarity_threshold = similarity_threshold
         self.extractor = extractor
+        self.reconciler: Reconciler | None = reconciler
         self.ttl = ttl
         self.name = name
 
@@ -243,7 +309,7 @@ class AgentMemory:
             memory_or_store: An :class:`AgentMemory`, used as it is, or a
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
-                ``header``, ``extractor``, ``ttl``, ``name``); those equal to
+                ``header``, ``extractor``, ``reconciler``, ``ttl``, ``name``); those equal to
                 :data:`~memvault.NOT_GIVEN` are left out, so the defaults apply.
 
         Returns:
@@ -378,15 +444,17 @@ class MemoryScope:
         *,
         kind: Kind = "fact",
         sources: Iterable[str] = (),
+        source: str = "api",
     ) -> MemoryItem:
-        """Store one memory, merging it into a stored duplicate.
+        """Store one memory, merging it into a stored duplicate (no LLM call).
 
         A stored memory with the same :func:`~memvault.statements.memory_key` is updated in
         place; else, with a ``similarity_threshold``, the nearest memory in this namespace is
         overwritten if :func:`~memvault.statements.near_duplicate` holds (the new text replaces
         the old, as the teff ``MemoryTool`` does). Either way ``created_at`` stays,
         ``updated_at`` moves, ``mentions`` grows by one, the session joins ``sessions``,
-        ``sources`` are united, and ``kind`` becomes ``"fact"`` if either side was one.
+        ``sources`` are united, and ``kind`` becomes ``"fact"`` if either side was one; the
+        history records a ``"merge"``. :meth:`reconcile` is the form that asks the reconciler.
 
         Args:
             text: The memory, e.g. ``"The user is allergic to kiwi."``.
@@ -394,15 +462,29 @@ class MemoryScope:
                 fields (:data:`RESERVED_FIELDS`) cannot be set here.
             kind: ``"fact"`` (a durable fact) or ``"turn"`` (a statement as the user said it).
             sources: Keys of the memories this one was derived from (provenance).
+            source: Who wrote it, recorded in the history: ``"api"`` (default), ``"tool"``,
+                ``"extractor"``, ``"turn"``...
 
         Returns:
             The stored item.
 
         Raises:
-            InvalidArgumentError: On blank text, a bad kind, metadata that is not a dict or
-                sets reserved fields, or sources that are not a list of keys.
+            InvalidArgumentError: On blank text, a bad kind or source, metadata that is not a
+                dict or sets reserved fields, or sources that are not a list of keys.
             InvalidValueError: If metadata is not JSON.
         """
+        return self._remember(text, metadata, kind=kind, sources=sources, source=source)[1]
+
+    def _remember(
+        self,
+        text: str,
+        metadata: Mapping[str, Any] | None = None,
+        *,
+        kind: Kind = "fact",
+        sources: Iterable[str] = (),
+        source: str = "api",
+    ) -> tuple[ChangeEvent, MemoryItem]:
+        """:meth:`remember`, also saying whether it added the memory or merged it."""
         text = _check_text(text, "text")
         if kind not in ("fact", "turn"):
             raise InvalidArgumentError(f"kind must be 'fact' or 'turn', got {shown(kind)}")
@@ -420,8 +502,20 @@ class MemoryScope:
                 "itself; rename yours"
             )
         old = self.store.get(self.namespace, memory_key(text)) or self._near_duplicate(text)
-        value: dict[str, Any] = dict(old.value) if old is not None else {}
+        value = self._merged(old, text, kind, sources)
         value.update(extra)
+        key = old.key if old is not None else memory_key(text)
+        try:
+            item = self.store.put(self.namespace, key, value, ttl=self.memory.ttl)
+        except InvalidValueError as error:
+            raise InvalidValueError(f"metadata: {error}") from None
+        return ("merge" if old is not None else "add"), item
+
+    def _merged(
+        self, old: MemoryItem | None, text: str, kind: Kind, sources: Sequence[str]
+    ) -> dict[str, Any]:
+        """The value of a memory that says ``text``, merged into ``old`` (see :meth:`remember`)."""
+        value: dict[str, Any] = dict(old.value) if old is not None else {}
         value["text"] = text
         value["kind"] = "fact" if kind == "fact" or value.get("kind") == "fact" else "turn"
         if value["kind"] == "turn":
@@ -436,11 +530,7 @@ class MemoryScope:
         merged_sources = list(dict.fromkeys([*value.get("sources", []), *sources]))
         if merged_sources:
             value["sources"] = merged_sources
-        key = old.key if old is not None else memory_key(text)
-        try:
-            return self.store.put(self.namespace, key, value, ttl=self.memory.ttl)
-        except InvalidValueError as error:
-            raise InvalidValueError(f"metadata: {error}") from None
+        return value
 
     def _near_duplicate(self, text: str) -> MemoryItem | None:
         threshold = self.memory.similarity_threshold
@@ -454,48 +544,175 @@ class MemoryScope:
                 return item
         return None
 
+    def reconcile(
+        self, facts: Sequence[str], *, sources: Iterable[str] = (), source: str = "api"
+    ) -> list[MemoryChange]:
+        """Store new facts, deciding with the reconciler how each changes what is stored.
+
+        A fact whose key a stored memory has is merged into it (:meth:`remember`, no call).
+        For the others, the memories most similar to each (``reconciler.candidates`` per fact,
+        this namespace and below) are shown to the model in **one** call, which decides ADD,
+        UPDATE, DELETE or NONE per fact (:mod:`memvault.reconcile`); no call is made when no
+        memory is similar. A reply that cannot be read logs a warning and adds every fact,
+        deleting nothing. Without a reconciler every fact is remembered (added or merged).
+
+        Args:
+            facts: Short self-contained facts, e.g. ``["The user moved to Porto."]``.
+            sources: Keys of the memories they were derived from (provenance).
+            source: Who wrote them, recorded in the history (e.g. ``"tool"``, ``"extractor"``).
+
+        Returns:
+            What happened, one :class:`MemoryChange` per decision, in order.
+
+        Raises:
+            InvalidArgumentError: If ``facts`` or ``sources`` is not a list of strings, or a
+                fact is blank.
+            Whatever the model raises (a timeout) propagates; nothing is written then.
+        """
+        keys, changes, fresh, existing = self._prepare(facts, sources, source)
+        decisions = add_all(fresh)
+        if self.memory.reconciler is not None and fresh and existing:
+            try:
+                decisions = self.memory.reconciler.decide(fresh, existing)
+            except ReconciliationError as error:
+                _warn_unreadable(error)
+        return changes + self._apply(decisions, keys, source)
+
+    async def areconcile(
+        self, facts: Sequence[str], *, sources: Iterable[str] = (), source: str = "api"
+    ) -> list[MemoryChange]:
+        """Async form of :meth:`reconcile`: the same arguments, result and errors.
+
+        The model's own async method is awaited (``ainvoke``, ``acomplete``...); the store
+        work runs in a worker thread.
+        """
+        keys, changes, fresh, existing = await asyncio.to_thread(
+            self._prepare, facts, sources, source
+        )
+        decisions = add_all(fresh)
+        if self.memory.reconciler is not None and fresh and existing:
+            try:
+                decisions = await self.memory.reconciler.adecide(fresh, existing)
+            except ReconciliationError as error:
+                _warn_unreadable(error)
+        return changes + await asyncio.to_thread(self._apply, decisions, keys, source)
+
+    def _prepare(
+        self, facts: Any, sources: Any, source: str
+    ) -> tuple[list[str], list[MemoryChange], list[str], list[MemoryItem]]:
+        """Check the facts and sources, merge the repeats, and find the others' candidates.
+
+        Returns:
+            The checked sources, the merges made, the facts left to decide, the candidates.
+        """
+        facts = [_check_text(f, "facts[]") for f in _check_texts(facts, "facts", "['...']")]
+        sources = _check_texts(sources, "sources", "['mem-3f2a...']")
+        changes: list[MemoryChange] = []
+        fresh: list[str] = []
+        for fact in dict.fromkeys(facts):
+            if self.memory.reconciler is None or self.store.get(self.namespace, memory_key(fact)):
+                event, item = self._remember(fact, sources=sources, source=source)
+                changes.append(MemoryChange(event, fact, item))
+            else:
+                fresh.append(fact)
+        existing: dict[tuple[Namespace, str], MemoryItem] = {}
+        if self.memory.reconciler is not None:
+            for fact in fresh:
+                for item in self.store.search(
+                    self.namespace, query=fact, limit=self.memory.reconciler.candidates
+                ):
+                    existing.setdefault((item.namespace, item.key), item)
+        return sources, changes, fresh, list(existing.values())
+
+    def _apply(
+        self, decisions: list[Decision], sources: list[str], source: str
+    ) -> list[MemoryChange]:
+        """Carry out the reconciler's decisions, in order."""
+        changes: list[MemoryChange] = []
+        for decision in decisions:
+            target = decision.target
+            if decision.event == "ADD":
+                assert decision.text is not None
+                event, item = self._remember(decision.text, sources=sources, source=source)
+                changes.append(MemoryChange(event, decision.fact, item))
+            elif decision.event == "NONE":
+                assert target is not None
+                changes.append(MemoryChange("none", decision.fact, target))
+            elif decision.event == "DELETE":
+                assert target is not None
+                self.store.delete(target.namespace, target.key)
+                changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
+            else:
+                assert target is not None and decision.text is not None
+                current = self.store.get(target.namespace, target.key) or target
+                value = self._merged(current, decision.text, "fact", sources)
+                value["mentions"] = int(current.value.get("mentions", 1))
+                item = self.store.put(target.namespace, target.key, value, ttl=self.memory.ttl)
+                changes.append(MemoryChange("update", decision.fact, item, before=current.text))
+        return changes
+
     def save_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
         """Store a finished turn of a conversation.
 
         Without an extractor, each user message's statements
         (:func:`~memvault.statements.memorable_text`) become one ``kind="turn"`` memory;
         questions, requests and pleasantries store nothing. With one, the facts it draws
-        from the user and assistant messages become ``kind="fact"`` memories whose ``sources``
-        are the keys of the user's statements; if its reply cannot be parsed
-        (:class:`~memvault.ExtractionError`), a warning is logged and the statements are
-        stored instead, so a turn is never lost.
+        from the user and assistant messages go through :meth:`reconcile` (with a reconciler:
+        one more LLM call when stored memories are similar) as ``kind="fact"`` memories whose
+        ``sources`` are the keys of the user's statements; if the extractor's reply cannot be
+        parsed (:class:`~memvault.ExtractionError`), a warning is logged and the statements
+        are stored instead, so a turn is never lost.
+
+        LLM calls per turn: 0 without an extractor; 1 with one; 2 at most with a reconciler
+        too (none for reconciliation when no stored memory is similar to the facts, or every
+        fact repeats a stored one word for word).
 
         Args:
             messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
                 str}``, oldest first; other roles and non-string contents are skipped.
 
         Returns:
-            The memories written (merged ones included), in order.
+            The memories written (added, merged or updated), in order.
 
         Raises:
             InvalidArgumentError: If ``messages`` is not a sequence of mappings.
         """
         return self._store_turn(_chat_of(messages))
 
+    async def asave_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
+        """Async form of :meth:`save_turns`: the same arguments, result and errors.
+
+        The extractor's and reconciler's models are awaited with their own async methods; the
+        store work runs in a worker thread.
+        """
+        chat = _chat_of(messages)
+        if self.memory.extractor is None:
+            return await asyncio.to_thread(self._store_statements, chat)
+        try:
+            facts = await self.memory.extractor.aextract(chat)
+        except ExtractionError as error:
+            _warn_unextracted(error)
+            return await asyncio.to_thread(self._store_statements, chat)
+        changes = await self.areconcile(facts, sources=_statement_keys(chat), source="extractor")
+        return _written(changes)
+
     def _store_turn(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
         """Store a checked turn (:func:`_chat_of`): facts with an extractor, else statements."""
-        if self.memory.extractor is not None:
-            try:
-                facts = self.memory.extractor.extract(chat)
-            except ExtractionError as error:
-                logger.warning(
-                    "fact extraction failed, storing the user's statements instead: %s (reply: %r)",
-                    error,
-                    (error.raw or "")[:200],
-                )
-            else:
-                sources = [memory_key(s) for s in _statements(chat)]
-                return [self.remember(fact, sources=sources) for fact in facts]
-        return self._store_statements(chat)
+        if self.memory.extractor is None:
+            return self._store_statements(chat)
+        try:
+            facts = self.memory.extractor.extract(chat)
+        except ExtractionError as error:
+            _warn_unextracted(error)
+            return self._store_statements(chat)
+        changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
+        return _written(changes)
 
     def _store_statements(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
-        """Store the user's statements in a validated turn as ``kind="turn"`` memories."""
-        return [self.remember(statement, kind="turn") for statement in _statements(chat)]
+        """Store the user's statements in a checked turn as ``kind="turn"`` memories."""
+        return [
+            self.remember(statement, kind="turn", source="turn") for statement in _statements(chat)
+        ]
 
     def forget(self, memory: str) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
@@ -621,7 +838,6 @@ class MemoryScope:
         )
 
     aremember = async_twin(remember)
-    asave_turns = async_twin(save_turns)
     aforget = async_twin(forget)
     arecall = async_twin(recall)
     acontext = async_twin(context)

@@ -89,6 +89,13 @@ class ExtractionError(MemvaultError):
         self.raw = raw
 
 
+class ReconciliationError(ExtractionError):
+    """An LLM reply could not be read as reconciliation decisions. ``raw`` holds the reply.
+
+    A subclass of :class:`ExtractionError`: both are a model reply memvault cannot read.
+    """
+
+
 def validation_problem(error: Any, whole: str) -> str:
     """Name the first problem of a pydantic ``ValidationError`` as ``"field.path: message"``.
 

@@ -10,6 +10,7 @@ from typing import Any
 import json_repair
 
 from memvault.errors import ExtractionError, InvalidArgumentError
+from memvault.llm import agenerate, check_llm, generate
 
 DEFAULT_EXTRACTION_PROMPT = """\
 You maintain a long-term memory about the user. From the conversation below, extract durable \
@@ -55,18 +56,6 @@ def parse_facts(reply: str) -> list[str]:
     return [fact.strip() for fact in facts if fact.strip()]
 
 
-def _reply_text(reply: Any) -> str:
-    if isinstance(reply, str):
-        return reply
-    for path in (("content",), ("text",), ("message", "content")):
-        value = reply
-        for attribute in path:
-            value = getattr(value, attribute, None)
-        if isinstance(value, str):
-            return value
-    raise ExtractionError(f"cannot read text from an LLM reply of type {type(reply).__name__}", "")
-
-
 class FactExtractor:
     """Turns conversations into short durable facts with one LLM call.
 
@@ -74,10 +63,9 @@ class FactExtractor:
     extractor=FactExtractor(llm))``), merging repeated facts.
 
     Args:
-        llm: Any of: a callable ``list[dict] -> str`` taking OpenAI-style messages; an object
-            with ``invoke(messages)`` (LangChain chat models); with ``complete(prompt)`` or
-            ``chat(messages)`` (LlamaIndex LLMs). Replies may be str or objects with
-            ``content``/``text``/``message.content``.
+        llm: A LangChain chat model, a LlamaIndex LLM, or a callable ``list[dict] -> str``
+            taking OpenAI-style messages (the conventions of :mod:`memvault.llm`; its calls
+            stay out of the user's stream).
         roles: Which message roles are shown to the model.
         max_facts: Keep at most this many facts per call (``None``: all).
         prompt: The system instruction; default :data:`DEFAULT_EXTRACTION_PROMPT`.
@@ -94,11 +82,7 @@ class FactExtractor:
         max_facts: int | None = None,
         prompt: str | None = None,
     ) -> None:
-        if not (callable(llm) or any(hasattr(llm, m) for m in ("invoke", "complete", "chat"))):
-            raise InvalidArgumentError(
-                f"llm must be a callable list[dict] -> str or have invoke/complete/chat, got "
-                f"{type(llm).__name__}"
-            )
+        check_llm(llm)
         if max_facts is not None and max_facts < 1:
             raise InvalidArgumentError(f"max_facts must be >= 1 or None, got {max_facts!r}")
         self.llm = llm
@@ -120,16 +104,6 @@ class FactExtractor:
             {"role": "user", "content": f"Conversation (a JSON string):\n{transcript}"},
         ]
 
-    def _call(self, prompt: list[dict[str, str]]) -> str:
-        if hasattr(self.llm, "invoke"):
-            return _reply_text(self.llm.invoke(prompt))
-        if hasattr(self.llm, "complete"):
-            text = "\n\n".join(m["content"] for m in prompt)
-            return _reply_text(self.llm.complete(text))
-        if hasattr(self.llm, "chat"):
-            return _reply_text(self.llm.chat(prompt))
-        return _reply_text(self.llm(prompt))
-
     def extract(self, messages: Sequence[dict[str, Any]]) -> list[str]:
         """Extract facts from OpenAI-style messages (``{"role": ..., "content": ...}``).
 
@@ -142,5 +116,18 @@ class FactExtractor:
         prompt = self._messages(messages)
         if prompt is None:
             return []
-        facts = parse_facts(self._call(prompt))
+        return self._kept(parse_facts(generate(self.llm, prompt)))
+
+    async def aextract(self, messages: Sequence[dict[str, Any]]) -> list[str]:
+        """Async form of :meth:`extract`: the same arguments, result and errors.
+
+        The model's own async method is awaited where it has one
+        (:func:`memvault.llm.agenerate`).
+        """
+        prompt = self._messages(messages)
+        if prompt is None:
+            return []
+        return self._kept(parse_facts(await agenerate(self.llm, prompt)))
+
+    def _kept(self, facts: list[str]) -> list[str]:
         return facts[: self.max_facts] if self.max_facts else facts

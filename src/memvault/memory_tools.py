@@ -16,15 +16,17 @@ Arguments (the same in every framework):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from memvault.agent_memory import MemoryScope
+from memvault.agent_memory import MemoryChange, MemoryScope
 from memvault.errors import InvalidArgumentError, shown, validation_problem
 from memvault.items import MemoryItem
+from memvault.statements import normalize_text
 
 NO_MEMORIES = "No memories found."
 
@@ -36,6 +38,13 @@ class RememberArgs(BaseModel):
         min_length=1,
         description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
     )
+
+    @field_validator("text")
+    @classmethod
+    def _has_words(cls, text: str) -> str:
+        if not normalize_text(text):
+            raise ValueError("a fact must have words in it, e.g. 'The user is vegetarian.'")
+        return text
 
 
 class RecallArgs(BaseModel):
@@ -157,11 +166,13 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
         arguments: The call's arguments, as in the tool's ``args_schema``.
 
     Returns:
-        ``remember``: ``"Remembered (id KEY): TEXT"``, with ``", said N times"`` when it merged
-        into a stored memory. ``recall`` and ``list_memories``: the fenced block of
-        :meth:`~memvault.AgentMemory.render` with ids, or :data:`NO_MEMORIES`. ``forget``:
-        ``"Forgot N memories:"`` and the block of what was removed, or
-        ``"No memory matches ..."``.
+        ``remember`` (through :meth:`~memvault.MemoryScope.reconcile`): a line per change,
+        ``"Remembered (id KEY): TEXT"`` (with ``", said N times"`` when it merged into a
+        stored memory), ``"Updated (id KEY): TEXT (was: OLD)"``, ``"Deleted (id KEY), no
+        longer true: OLD"`` or ``"Already remembered (id KEY): TEXT"``. ``recall`` and
+        ``list_memories``: the fenced block of :meth:`~memvault.AgentMemory.render` with ids,
+        or :data:`NO_MEMORIES`. ``forget``: ``"Forgot N memories:"`` and the block of what was
+        removed, or ``"No memory matches ..."``.
 
     Raises:
         InvalidArgumentError: On a ``scope`` that is not a MemoryScope, an unknown tool, or
@@ -169,17 +180,40 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
             queries are UTF-8 strings, limits in range).
         InvalidNamespaceError, InvalidValueError: As the scope's operation raises them.
     """
+    args = _checked(scope, name, arguments)
+    if isinstance(args, RememberArgs):
+        return _remembered(scope.reconcile([args.text], source="tool"))
+    return _run_read_or_forget(scope, args)
+
+
+def _checked(scope: Any, name: str, arguments: Mapping[str, Any]) -> BaseModel:
     if not isinstance(scope, MemoryScope):
         raise InvalidArgumentError(
             f"scope must be a memvault MemoryScope (AgentMemory.scope(...)), got "
             f"{type(scope).__name__}"
         )
-    args = _arguments(name, arguments)
-    if isinstance(args, RememberArgs):
-        item = scope.remember(args.text)
-        mentions = item.value.get("mentions", 1)
-        again = f", said {mentions} times" if mentions > 1 else ""
-        return f"Remembered (id {item.key}{again}): {item.text}"
+    return _arguments(name, arguments)
+
+
+def _remembered(changes: list[MemoryChange]) -> str:
+    """What ``remember`` tells the model it did, one line per change."""
+    lines = []
+    for change in changes:
+        item = change.item
+        if change.event in ("add", "merge"):
+            mentions = item.value.get("mentions", 1)
+            again = f", said {mentions} times" if mentions > 1 else ""
+            lines.append(f"Remembered (id {item.key}{again}): {item.text}")
+        elif change.event == "update":
+            lines.append(f"Updated (id {item.key}): {item.text} (was: {change.before})")
+        elif change.event == "delete":
+            lines.append(f"Deleted (id {item.key}), no longer true: {change.before}")
+        else:
+            lines.append(f"Already remembered (id {item.key}): {item.text}")
+    return "\n".join(lines)
+
+
+def _run_read_or_forget(scope: MemoryScope, args: BaseModel) -> str:
     if isinstance(args, RecallArgs):
         return _listing(scope, scope.recall(args.query, args.limit))
     if isinstance(args, ForgetArgs):
@@ -193,7 +227,12 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
 
 
 async def arun_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any]) -> str:
-    """Async form of :func:`run_memory_tool`; the store work runs in a worker thread."""
-    import asyncio
+    """Async form of :func:`run_memory_tool`: the same arguments, result and errors.
 
-    return await asyncio.to_thread(run_memory_tool, scope, name, arguments)
+    ``remember`` awaits the reconciler's model with its own async method; the store work runs
+    in a worker thread.
+    """
+    args = _checked(scope, name, arguments)
+    if isinstance(args, RememberArgs):
+        return _remembered(await scope.areconcile([args.text], source="tool"))
+    return await asyncio.to_thread(_run_read_or_forget, scope, args)

@@ -76,7 +76,7 @@ def test_llm_kinds_by_duck_typing():
         content = '{"facts": ["The user has a cat."]}'
 
     class LangChainLike:
-        def invoke(self, messages):
+        def invoke(self, messages, config=None):
             return Reply()
 
     class LlamaIndexLike:
