@@ -5,7 +5,7 @@ LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.Agen
 builds::
 
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
-     "similarity_threshold": null, "extraction": false}
+     "similarity_threshold": null, "extraction": false, "reconciliation": false}
 """
 
 from __future__ import annotations
@@ -56,6 +56,11 @@ class MemoryConfig(BaseModel):
     extraction: bool = Field(
         default=False, description="Store facts an LLM extracts instead of the user's words."
     )
+    reconciliation: bool = Field(
+        default=False,
+        description="Let one more LLM call decide whether extracted facts add to, update, "
+        "delete or repeat the most similar stored memories.",
+    )
     ttl: float | None = Field(
         default=None, gt=0, description="Seconds until memories expire; None: never."
     )
@@ -91,23 +96,30 @@ class MemoryConfig(BaseModel):
         """Open the store (unless given) and build the :class:`~memvault.AgentMemory`.
 
         Args:
-            llm: The model for fact extraction, needed when ``extraction`` is true.
+            llm: The model for fact extraction and reconciliation, needed when
+                ``extraction`` or ``reconciliation`` is true.
             store: A store to use instead of opening ``path`` with ``embedder``.
 
         Returns:
             The memory.
 
         Raises:
-            InvalidArgumentError: On an unknown embedder, or extraction without an ``llm``.
+            InvalidArgumentError: On an unknown embedder, or extraction or reconciliation
+                without an ``llm``.
             EmbedderUnavailableError: If the embedder cannot be loaded (a missing model or
                 package).
         """
         from memvault.extraction import FactExtractor
+        from memvault.reconcile import Reconciler
 
-        if self.extraction and llm is None:
-            raise InvalidArgumentError(
-                "config has extraction: true, so give the model: from_config(config, llm=...)"
-            )
+        for field, wanted in (
+            ("extraction", self.extraction),
+            ("reconciliation", self.reconciliation),
+        ):
+            if wanted and llm is None:
+                raise InvalidArgumentError(
+                    f"config has {field}: true, so give the model: from_config(config, llm=...)"
+                )
         if store is None:
             store = self._open_store()
         return AgentMemory(
@@ -117,6 +129,7 @@ class MemoryConfig(BaseModel):
             header=self.header,
             similarity_threshold=self.similarity_threshold,
             extractor=FactExtractor(llm) if self.extraction else None,
+            reconciler=Reconciler(llm) if self.reconciliation else None,
             ttl=self.ttl,
             name=self.name,
         )

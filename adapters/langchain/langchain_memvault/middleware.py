@@ -107,7 +107,7 @@ class MemoryMiddleware(AgentMiddleware):
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
             wrapped as ``AgentMemory(store, namespace, k=k, filter=filter, header=header,
-            extractor=extractor, ttl=ttl)``.
+            extractor=extractor, reconciler=reconciler, ttl=ttl)``.
         namespace: With a store: the namespace template, default ``("users", "{user_id}")``.
         k: With a store: most memories recalled per model call, 1 to 1000; default 5.
         filter: With a store: metadata filter for recall (see :mod:`memvault.filters`).
@@ -115,6 +115,8 @@ class MemoryMiddleware(AgentMiddleware):
             :data:`memvault.DEFAULT_MEMORY_HEADER`).
         extractor: With a store: a :class:`memvault.FactExtractor` to save facts instead of the
             user's statements.
+        reconciler: With a store: a :class:`memvault.Reconciler` deciding, in one model call,
+            how the extracted facts change the stored memories (ADD, UPDATE, DELETE, NONE).
         save: Whether to store anything after the turn; ``False`` only recalls.
         ttl: With a store: seconds until saved memories expire; ``None`` never; default the
             store's.
@@ -145,6 +147,7 @@ class MemoryMiddleware(AgentMiddleware):
         filter: Any = NOT_GIVEN,
         header: str = NOT_GIVEN,
         extractor: Any = NOT_GIVEN,
+        reconciler: Any = NOT_GIVEN,
         save: bool = True,
         ttl: Any = NOT_GIVEN,
         name: str | None = None,
@@ -156,6 +159,7 @@ class MemoryMiddleware(AgentMiddleware):
             filter=filter,
             header=header,
             extractor=extractor,
+            reconciler=reconciler,
             ttl=ttl,
         )
         if name is not None and (not isinstance(name, str) or not name.isidentifier()):

@@ -45,7 +45,8 @@ def agent_memory(
             :class:`memvault.MemoryStore`, wrapped in one with the options.
         similarity_top_k: Most memories recalled per query, 1 to 1000 (store only); default 5.
         **options: Other :class:`memvault.AgentMemory` arguments (``namespace``, ``filter``,
-            ``extractor``, ``header``, ``name``); :data:`memvault.NOT_GIVEN` ones are left out.
+            ``extractor``, ``reconciler``, ``header``, ``name``); :data:`memvault.NOT_GIVEN`
+            ones are left out.
 
     Returns:
         The memory.
@@ -91,6 +92,9 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         filter: Metadata filter for recall (store only; see :mod:`memvault.filters`).
         extractor: A :class:`memvault.FactExtractor` (store only); turns are then stored as the
             facts it draws (one LLM call per put).
+        reconciler: A :class:`memvault.Reconciler` (store only): the drawn facts then update,
+            delete or confirm the most similar stored memories (one more LLM call, when any is
+            similar).
         header: Text before the fence (store only); default
             :data:`memvault.DEFAULT_MEMORY_HEADER`.
         name: Block name, the tag ``Memory`` wraps the block in; default the memory's ``name``
@@ -128,6 +132,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         similarity_top_k: int = NOT_GIVEN,
         filter: dict[str, Any] | None = NOT_GIVEN,
         extractor: Any = NOT_GIVEN,
+        reconciler: Any = NOT_GIVEN,
         header: str = NOT_GIVEN,
         name: str | None = None,
         priority: int = 1,
@@ -139,6 +144,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             similarity_top_k=similarity_top_k,
             filter=filter,
             extractor=extractor,
+            reconciler=reconciler,
             header=header,
             name=NOT_GIVEN if name is None or isinstance(memory_or_store, AgentMemory) else name,
         )

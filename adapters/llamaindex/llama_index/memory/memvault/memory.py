@@ -82,6 +82,7 @@ class MemvaultMemory(Memory):
         similarity_top_k: int = NOT_GIVEN,
         filter: dict[str, Any] | None = NOT_GIVEN,
         extractor: Any = NOT_GIVEN,
+        reconciler: Any = NOT_GIVEN,
         write_through: bool = True,
         memory_blocks: Sequence[BaseMemoryBlock[Any]] = (),
         **memory_kwargs: Any,
@@ -113,6 +114,8 @@ class MemvaultMemory(Memory):
                 :mod:`memvault.filters`).
             extractor: A :class:`memvault.FactExtractor` (store or path only): store the facts
                 it draws instead of the user's statements.
+            reconciler: A :class:`memvault.Reconciler` (store or path only): the drawn facts
+                then update, delete or confirm the most similar stored memories.
             write_through: ``True`` (default): store every finished turn. ``False``: store
                 only what overflows short-term memory, as a plain ``Memory`` does.
             memory_blocks: More blocks to put after the memvault block. Memvault blocks among
@@ -152,6 +155,7 @@ class MemvaultMemory(Memory):
             similarity_top_k=similarity_top_k,
             filter=filter,
             extractor=extractor,
+            reconciler=reconciler,
             accept_short_term_memory=not write_through,
         )
         # Memory.from_defaults builds cls(...), though its return type says Memory.
@@ -280,7 +284,7 @@ def memvault_memory(
         user_id: Fills ``{user_id}`` in the namespace template.
         session_id: The conversation's id; default a new UUID.
         **options: The other arguments of :meth:`MemvaultMemory.from_defaults`
-            (``similarity_top_k``, ``namespace``, ``filter``, ``extractor``,
+            (``similarity_top_k``, ``namespace``, ``filter``, ``extractor``, ``reconciler``,
             ``write_through``, ``memory_blocks``, ``chat_history``) and of
             ``Memory.from_defaults`` (``token_limit``, ``insert_method``, ...).
 
