@@ -59,7 +59,12 @@ from memvault.namespace import (
     parse_namespace_path,
     resolve_namespace,
 )
-from memvault.reconcile import DEFAULT_RECONCILIATION_PROMPT, Decision, Reconciler
+from memvault.reconcile import (
+    DEFAULT_RECONCILIATION_PROMPT,
+    DEFAULT_TURN_PROMPT,
+    Decision,
+    Reconciler,
+)
 from memvault.statements import memory_key, normalize_text
 from memvault.store import NOT_GIVEN, MemoryStore
 
@@ -72,6 +77,7 @@ __all__ = [
     "Reconciler",
     "Decision",
     "DEFAULT_RECONCILIATION_PROMPT",
+    "DEFAULT_TURN_PROMPT",
     "ReconciliationError",
     "MemoryConfig",
     "DEFAULT_NAMESPACE",

@@ -615,14 +615,19 @@ class MemoryScope:
                 changes.append(MemoryChange(event, fact, item))
             else:
                 fresh.append(fact)
-        existing: dict[tuple[Namespace, str], MemoryItem] = {}
-        if self.memory.reconciler is not None:
-            for fact in fresh:
-                for item in self.store.search(
-                    self.namespace, query=fact, limit=self.memory.reconciler.candidates
-                ):
-                    existing.setdefault((item.namespace, item.key), item)
-        return sources, changes, fresh, list(existing.values())
+        return sources, changes, fresh, self._candidates(fresh)
+
+    def _candidates(self, texts: Sequence[str]) -> list[MemoryItem]:
+        """The memories most similar to each text, ``reconciler.candidates`` each, once each."""
+        if self.memory.reconciler is None:
+            return []
+        found: dict[tuple[Namespace, str], MemoryItem] = {}
+        for text in texts:
+            for item in self.store.search(
+                self.namespace, query=text, limit=self.memory.reconciler.candidates
+            ):
+                found.setdefault((item.namespace, item.key), item)
+        return list(found.values())
 
     def _apply(
         self, decisions: list[Decision], sources: list[str], source: str
@@ -663,9 +668,14 @@ class MemoryScope:
         parsed (:class:`~memvault.ExtractionError`), a warning is logged and the statements
         are stored instead, so a turn is never lost.
 
-        LLM calls per turn: 0 without an extractor; 1 with one; 2 at most with a reconciler
-        too (none for reconciliation when no stored memory is similar to the facts, or every
-        fact repeats a stored one word for word).
+        With a reconciler and no extractor, **one** call draws the facts and decides them
+        against the memories most similar to the user's statements
+        (:meth:`~memvault.Reconciler.decide_turn`); an unreadable reply stores the statements.
+
+        LLM calls per turn: 0 without a model, and for a turn without a statement when only a
+        reconciler is set; 1 with a reconciler alone, or an extractor alone; 2 at most with
+        both (the second only when a stored memory is similar to a fact that does not repeat
+        one word for word).
 
         Args:
             messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
@@ -686,27 +696,50 @@ class MemoryScope:
         store work runs in a worker thread.
         """
         chat = _chat_of(messages)
-        if self.memory.extractor is None:
+        extractor, reconciler = self.memory.extractor, self.memory.reconciler
+        if extractor is not None:
+            try:
+                facts = await extractor.aextract(chat)
+            except ExtractionError as error:
+                _warn_unextracted(error)
+                return await asyncio.to_thread(self._store_statements, chat)
+            changes = await self.areconcile(
+                facts, sources=_statement_keys(chat), source="extractor"
+            )
+            return _written(changes)
+        if reconciler is None or not _statements(chat):
             return await asyncio.to_thread(self._store_statements, chat)
+        existing = await asyncio.to_thread(self._candidates, _statements(chat))
         try:
-            facts = await self.memory.extractor.aextract(chat)
-        except ExtractionError as error:
+            decisions = await reconciler.adecide_turn(chat, existing)
+        except ReconciliationError as error:
             _warn_unextracted(error)
             return await asyncio.to_thread(self._store_statements, chat)
-        changes = await self.areconcile(facts, sources=_statement_keys(chat), source="extractor")
+        changes = await asyncio.to_thread(
+            self._apply, decisions, _statement_keys(chat), "extractor"
+        )
         return _written(changes)
 
     def _store_turn(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
-        """Store a checked turn (:func:`_chat_of`): facts with an extractor, else statements."""
-        if self.memory.extractor is None:
+        """Store a checked turn (:func:`_chat_of`): see :meth:`save_turns`."""
+        extractor, reconciler = self.memory.extractor, self.memory.reconciler
+        if extractor is not None:
+            try:
+                facts = extractor.extract(chat)
+            except ExtractionError as error:
+                _warn_unextracted(error)
+                return self._store_statements(chat)
+            changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
+            return _written(changes)
+        if reconciler is None or not _statements(chat):
             return self._store_statements(chat)
+        existing = self._candidates(_statements(chat))
         try:
-            facts = self.memory.extractor.extract(chat)
-        except ExtractionError as error:
+            decisions = reconciler.decide_turn(chat, existing)
+        except ReconciliationError as error:
             _warn_unextracted(error)
             return self._store_statements(chat)
-        changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
-        return _written(changes)
+        return _written(self._apply(decisions, _statement_keys(chat), "extractor"))
 
     def _store_statements(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
         """Store the user's statements in a checked turn as ``kind="turn"`` memories."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memvault import DEFAULT_EXTRACTION_PROMPT, DEFAULT_RECONCILIATION_PROMPT
+from memvault import DEFAULT_EXTRACTION_PROMPT, DEFAULT_RECONCILIATION_PROMPT, DEFAULT_TURN_PROMPT
 
 
 class ScriptedModel:
     """A callable model: each call pops the next reply and records the messages it was sent.
 
-    ``calls`` lists ``"extraction"`` or ``"reconciliation"`` per call, by the system prompt.
+    ``calls`` lists ``"extraction"``, ``"reconciliation"`` or ``"turn"`` (both in one call)
+    per call, by the system prompt.
     """
 
     def __init__(self, *replies: str) -> None:
@@ -27,6 +28,7 @@ class ScriptedModel:
         kinds = {
             DEFAULT_EXTRACTION_PROMPT: "extraction",
             DEFAULT_RECONCILIATION_PROMPT: "reconciliation",
+            DEFAULT_TURN_PROMPT: "turn",
         }
         return [kinds.get(prompt[0]["content"], "other") for prompt in self.prompts]
 

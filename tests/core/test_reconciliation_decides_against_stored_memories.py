@@ -146,3 +146,37 @@ def test_the_model_sees_only_this_users_memories(store):
 
     assert len(model.shown()["existing_memories"]) == 1
     assert live_texts(memory.scope(user_id="bob")) == ["The user lives in Lisbon."]
+
+
+def test_a_reconciler_alone_draws_and_decides_a_turn_in_one_call(store):
+    model = ScriptedModel(
+        decisions({"event": "ADD", "text": "The user lives in Lisbon."}),
+        decisions({"event": "UPDATE", "id": 0, "text": "The user lives in Porto."}),
+    )
+    scope = AgentMemory(store, reconciler=Reconciler(model)).scope(user_id="alice")
+    scope.save_turns(said("I live in Lisbon."))
+    scope.save_turns(said("Thanks! What's the weather like?"))  # no statement: no call
+    scope.save_turns(said("I moved to Porto."))
+
+    assert live_texts(scope) == ["The user lives in Porto."]
+    assert len(model.prompts) == 2
+    assert model.shown()["existing_memories"] == [{"id": 0, "text": "The user lives in Lisbon."}]
+    assert model.shown()["conversation"][0] == {"role": "user", "content": "I moved to Porto."}
+
+
+def test_one_call_with_an_invented_id_adds_the_text_and_a_garbage_reply_keeps_the_turn(store):
+    model = ScriptedModel(
+        decisions({"event": "ADD", "text": "The user lives in Lisbon."}),
+        decisions({"event": "UPDATE", "id": 9, "text": "The user lives in Porto."}),
+        "no JSON here",
+    )
+    scope = AgentMemory(store, reconciler=Reconciler(model)).scope(user_id="alice")
+    scope.save_turns(said("I live in Lisbon."))
+    scope.save_turns(said("I moved to Porto."))
+    scope.save_turns(said("I have two cats."))
+
+    assert live_texts(scope) == [
+        "I have two cats.",
+        "The user lives in Lisbon.",
+        "The user lives in Porto.",
+    ]
