@@ -1,4 +1,4 @@
-"""CI-size runs of both benchmarks (one LoCoMo conversation, N = 1k) produce sane figures."""
+"""CI-size runs of the benchmarks (one LoCoMo conversation, N = 1k) produce sane figures."""
 
 import json
 import sys
@@ -9,6 +9,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
+import llm_calls  # noqa: E402
 import locomo  # noqa: E402
 import speed  # noqa: E402
 
@@ -70,3 +71,14 @@ def test_speed_measures_one_namespace_among_many(tmp_path):
     for mode in ("", " dense", " lexical"):
         assert got["latency_ms"][f"search memvault{mode}"]["p50"] > 0
     assert got["latency_ms"]["search 2-level prefix memvault"]["p50"] > 0
+
+
+def test_llm_calls_per_turn_stay_within_the_documented_bounds(locomo_dir):
+    results = llm_calls.main([str(locomo_dir), "--conversations", "1", "--turns", "30"])
+
+    assert set(results) == set(llm_calls.CONFIGURATIONS)
+    assert all(got["turns"] == 30 for got in results.values())
+    assert results["extractor"]["calls_per_turn"] == 1
+    assert 1 < results["extractor+reconciler"]["calls_per_turn"] <= 2
+    assert results["reconciler"]["calls_per_turn"] <= 1
+    assert set(results["reconciler"]["turns_by_calls"]) <= {"0", "1"}
