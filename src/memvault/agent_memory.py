@@ -473,16 +473,10 @@ class MemoryScope:
                 dict or sets reserved fields, or sources that are not a list of keys.
             InvalidValueError: If metadata is not JSON.
         """
-        return self._remember(text, metadata, kind=kind, sources=sources, source=source)[1]
+        return self._remember(text, metadata, kind, sources, source)[1]
 
     def _remember(
-        self,
-        text: str,
-        metadata: Mapping[str, Any] | None = None,
-        *,
-        kind: Kind = "fact",
-        sources: Iterable[str] = (),
-        source: str = "api",
+        self, text: str, metadata: Any, kind: Kind, sources: Iterable[str], source: str
     ) -> tuple[ChangeEvent, MemoryItem]:
         """:meth:`remember`, also saying whether it added the memory or merged it."""
         text = _check_text(text, "text")
@@ -611,7 +605,7 @@ class MemoryScope:
         fresh: list[str] = []
         for fact in dict.fromkeys(facts):
             if self.memory.reconciler is None or self.store.get(self.namespace, memory_key(fact)):
-                event, item = self._remember(fact, sources=sources, source=source)
+                event, item = self._remember(fact, None, "fact", sources, source)
                 changes.append(MemoryChange(event, fact, item))
             else:
                 fresh.append(fact)
@@ -638,7 +632,7 @@ class MemoryScope:
             target = decision.target
             if decision.event == "ADD":
                 assert decision.text is not None
-                event, item = self._remember(decision.text, sources=sources, source=source)
+                event, item = self._remember(decision.text, None, "fact", sources, source)
                 changes.append(MemoryChange(event, decision.fact, item))
             elif decision.event == "NONE":
                 assert target is not None

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
-import json_repair
-
 from memvault.errors import ExtractionError, InvalidArgumentError
-from memvault.llm import agenerate, check_llm, generate
+from memvault.llm import agenerate, check_llm, generate, reply_json
 
 DEFAULT_EXTRACTION_PROMPT = """\
 You maintain a long-term memory about the user. From the conversation below, extract durable \
@@ -40,14 +37,7 @@ def parse_facts(reply: str) -> list[str]:
         ExtractionError: If no JSON object with a ``facts`` list (or a bare list of strings) can
             be read; ``error.raw`` holds the reply.
     """
-    text = re.sub(r"<think>.*?(</think>|$)", "", reply, flags=re.DOTALL | re.IGNORECASE)
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, flags=re.DOTALL)
-    if fenced:
-        text = fenced.group(1)
-    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
-    if start < 0:
-        raise ExtractionError(f"the LLM reply holds no JSON: {reply[:200]!r}", raw=reply)
-    parsed = json_repair.loads(text[start:])
+    parsed = reply_json(reply, ExtractionError)
     facts = parsed.get("facts") if isinstance(parsed, dict) else parsed
     if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
         raise ExtractionError(

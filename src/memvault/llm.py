@@ -22,8 +22,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import inspect
+import re
 from collections.abc import Awaitable
 from typing import Any
+
+import json_repair
 
 from memvault.errors import ExtractionError, InvalidArgumentError
 
@@ -93,6 +96,31 @@ def reply_text(reply: Any) -> str:
         if isinstance(value, str):
             return value
     raise ExtractionError(f"cannot read text from an LLM reply of type {type(reply).__name__}", "")
+
+
+def reply_json(reply: str, error: type[ExtractionError]) -> Any:
+    """The JSON value in a model's reply, repaired when broken (``json-repair``).
+
+    Read after any ``<think>`` preamble, inside any code fence, from the first ``{`` or ``[``.
+
+    Args:
+        reply: The model's text.
+        error: The error to raise: :class:`~memvault.ExtractionError` or a subclass.
+
+    Returns:
+        The parsed value (a dict, list, str...).
+
+    Raises:
+        ExtractionError: ``error``, if the reply holds no ``{`` or ``[``; ``raw`` is the reply.
+    """
+    text = re.sub(r"<think>.*?(</think>|$)", "", reply, flags=re.DOTALL | re.IGNORECASE)
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, flags=re.DOTALL)
+    if fenced:
+        text = fenced.group(1)
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        raise error(f"the LLM reply holds no JSON: {reply[:200]!r}", raw=reply)
+    return json_repair.loads(text[start:])
 
 
 def _settled(result: Any) -> Any:

@@ -23,16 +23,13 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import json_repair
-
 from memvault.errors import InvalidArgumentError, ReconciliationError, shown
 from memvault.items import MemoryItem
-from memvault.llm import Messages, agenerate, check_llm, generate
+from memvault.llm import Messages, agenerate, check_llm, generate, reply_json
 
 logger = logging.getLogger(__name__)
 
@@ -142,14 +139,7 @@ def reconciliation_prompt(
 
 
 def _entries(reply: str) -> list[Any]:
-    text = re.sub(r"<think>.*?(</think>|$)", "", reply, flags=re.DOTALL | re.IGNORECASE)
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, flags=re.DOTALL)
-    if fenced:
-        text = fenced.group(1)
-    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
-    if start < 0:
-        raise ReconciliationError(f"the LLM reply holds no JSON: {reply[:200]!r}", raw=reply)
-    parsed = json_repair.loads(text[start:])
+    parsed = reply_json(reply, ReconciliationError)
     if isinstance(parsed, dict):
         parsed = parsed.get("decisions", parsed.get("memory"))
     if not isinstance(parsed, list):
