@@ -18,6 +18,7 @@ from memvault.backends.chroma import ChromaBackend, ChromaIndex
 from memvault.backends.chroma_server import ChromaServerBackend
 from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
+from memvault.background import IngestionStats
 from memvault.config import MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.embedding import (
@@ -66,6 +67,7 @@ __all__ = [
     "AgentMemory",
     "MemoryScope",
     "MemoryConfig",
+    "IngestionStats",
     "DEFAULT_NAMESPACE",
     "DEFAULT_SIMILARITY_THRESHOLD",
     "MEMORY_TOOLS",

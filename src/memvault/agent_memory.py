@@ -38,6 +38,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from memvault.background import BackgroundWorker, IngestionStats, check_timeout
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.errors import ExtractionError, InvalidArgumentError, InvalidValueError, shown
 from memvault.filters import Filter, normalize_filter
@@ -166,11 +167,17 @@ class AgentMemory:
         ttl: Seconds until memories written here expire; ``None`` never; default the store's.
         name: This memory's name, e.g. ``"user"`` or ``"organisation"``, for agents that hold
             several (middleware names and tool-name prefixes use it).
+        background: ``True``: :meth:`MemoryScope.save_turns` checks the turn and returns at
+            once, and extraction and writes run on this memory's worker thread, in order
+            (:mod:`memvault.background`: bounded, drained at exit; a failure is logged and
+            counted, and the user's statements are stored instead). Wait for it with
+            :meth:`flush`; counts in :attr:`ingestion`. ``False`` (default): in the caller.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
             :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
-            ``header`` is not a UTF-8 str, or ``name`` is not an identifier.
+            ``header`` is not a UTF-8 str, ``name`` is not an identifier, or ``background``
+            is not a bool.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -193,6 +200,7 @@ class AgentMemory:
         extractor: Any = None,
         ttl: Any = NOT_GIVEN,
         name: str = "memvault",
+        background: bool = False,
     ) -> None:
         if not isinstance(store, MemoryStore):
             raise InvalidArgumentError(
@@ -219,6 +227,11 @@ class AgentMemory:
             raise InvalidArgumentError(
                 f"header must be a UTF-8 str, got {type(header).__name__} {shown(header)}"
             )
+        if not isinstance(background, bool):
+            raise InvalidArgumentError(
+                f"background must be True or False, got {type(background).__name__} "
+                f"{shown(background)}"
+            )
         if ttl is not NOT_GIVEN:
             validate_ttl(ttl)
         normalize_filter(filter)
@@ -231,6 +244,8 @@ class AgentMemory:
         self.extractor = extractor
         self.ttl = ttl
         self.name = name
+        self.background = background
+        self._worker = BackgroundWorker(name) if background else None
 
     @classmethod
     def of(cls, memory_or_store: AgentMemory | MemoryStore, **options: Any) -> AgentMemory:
@@ -243,7 +258,7 @@ class AgentMemory:
             memory_or_store: An :class:`AgentMemory`, used as it is, or a
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
-                ``header``, ``extractor``, ``ttl``, ``name``); those equal to
+                ``header``, ``extractor``, ``ttl``, ``name``, ``background``); those equal to
                 :data:`~memvault.NOT_GIVEN` are left out, so the defaults apply.
 
         Returns:
@@ -333,6 +348,45 @@ class AgentMemory:
                 f"session_id must be a UTF-8 string such as 'thread-1', got {shown(session)}"
             )
         return MemoryScope(self, namespace, str(session) if session else None)
+
+    @property
+    def ingestion(self) -> IngestionStats:
+        """Counts of the background ingestion: turns ``pending``, ``done`` and ``failures``.
+
+        All ``0`` without ``background=True``. A failure is a turn whose extraction or writes
+        raised (its statements were stored instead), or whose fallback raised too.
+        """
+        return self._worker.stats() if self._worker is not None else IngestionStats()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every turn handed to the background worker before this call is stored.
+
+        Returns at once without ``background=True``.
+
+        Args:
+            timeout: Most seconds to wait (>= 0); ``None`` (default) waits until done.
+
+        Returns:
+            ``True`` if those turns are all stored (or fell back to their statements),
+            ``False`` if the timeout came first.
+
+        Raises:
+            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+        """
+        if self._worker is None:
+            check_timeout(timeout)
+            return True
+        return self._worker.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async form of :meth:`flush`: the same arguments, result and errors.
+
+        The event loop never blocks while it waits.
+        """
+        if self._worker is None:
+            check_timeout(timeout)
+            return True
+        return await self._worker.aflush(timeout)
 
     def render(self, items: Sequence[MemoryItem], *, show_ids: bool = False) -> str:
         """Render memories as the fenced block models read as data, under :attr:`header`.
@@ -465,17 +519,43 @@ class MemoryScope:
         (:class:`~memvault.ExtractionError`), a warning is logged and the statements are
         stored instead, so a turn is never lost.
 
+        With ``AgentMemory(..., background=True)`` the messages are checked here and the rest
+        runs on the memory's worker thread (:mod:`memvault.background`): this returns ``[]``
+        at once (waiting only while the worker holds
+        :data:`~memvault.background.MAX_PENDING` turns), and if storing the turn raises, the
+        failure is logged and counted and the user's statements are stored instead.
+
         Args:
             messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
                 str}``, oldest first; other roles and non-string contents are skipped.
 
         Returns:
-            The memories written (merged ones included), in order.
+            The memories written (merged ones included), in order; ``[]`` in the background.
 
         Raises:
             InvalidArgumentError: If ``messages`` is not a sequence of mappings.
         """
-        return self._store_turn(_chat_of(messages))
+        chat = _chat_of(messages)
+        worker = self.memory._worker
+        if worker is not None:
+            worker.submit(lambda: self._store_turn(chat), lambda: self._store_statements(chat))
+            return []
+        return self._store_turn(chat)
+
+    async def asave_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
+        """Async form of :meth:`save_turns`: the same arguments, result and errors.
+
+        The work runs in a worker thread (in the background, it is only queued, waiting for
+        room in a thread when the queue is full), so the event loop never blocks.
+        """
+        worker = self.memory._worker
+        if worker is not None:
+            chat = _chat_of(messages)
+            await worker.asubmit(
+                lambda: self._store_turn(chat), lambda: self._store_statements(chat)
+            )
+            return []
+        return await asyncio.to_thread(self.save_turns, messages)
 
     def _store_turn(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
         """Store a checked turn (:func:`_chat_of`): facts with an extractor, else statements."""
@@ -621,7 +701,6 @@ class MemoryScope:
         )
 
     aremember = async_twin(remember)
-    asave_turns = async_twin(save_turns)
     aforget = async_twin(forget)
     arecall = async_twin(recall)
     acontext = async_twin(context)
