@@ -17,10 +17,10 @@ extraction, one LLM call, and the writes) to the memory's :class:`BackgroundWork
   (for a turn: the user's statements, stored raw). A fallback that fails as well is logged and
   counted once more; the worker carries on either way.
 - **Drained at exit.** At interpreter exit the workers get up to :data:`EXIT_TIMEOUT`
-  seconds in all to finish what is pending; items not started by then run their fallback (the raw
-  turn, no LLM call) in the exiting thread. This runs before the stores' own exit hook
-  (which applies the outbox to the vector index and closes them), so what the worker stores
-  reaches the index too.
+  seconds in all to finish what is pending; the items not done by then (the one running at
+  that moment included) run their fallback (the raw turn, no LLM call) in the exiting thread.
+  This runs before the stores' own exit hook (which applies the outbox to the vector index and
+  closes them), so what the worker stores reaches the index too.
 - **Waiting.** :meth:`BackgroundWorker.flush` (and ``await`` :meth:`BackgroundWorker.aflush`,
   which never blocks the event loop) waits until every item submitted before the call is done.
 """
@@ -134,6 +134,7 @@ class BackgroundWorker:
         self._done = 0
         self._failures = 0
         self._abandon = False  # set at exit: run the fallbacks of what is left
+        self._running: _Item | None = None  # the item the thread is on
         self._waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
 
     # -- counts -----------------------------------------------------------------------------
@@ -173,7 +174,7 @@ class BackgroundWorker:
         Args:
             work: A callable without arguments; its result is dropped.
             fallback: Run instead when ``work`` raises an ``Exception`` (and at exit for items
-                not started in time); ``None``: nothing.
+                not done in time); ``None``: nothing.
         """
         item = _Item(work, fallback)
         if threading.current_thread() is self._thread:
@@ -226,7 +227,11 @@ class BackgroundWorker:
                         self._thread = None
                         return
                 continue
-            self._run(item)
+            self._running = item
+            try:
+                self._run(item)
+            finally:
+                self._running = None
 
     def _run(self, item: _Item) -> None:
         try:
@@ -302,11 +307,22 @@ class BackgroundWorker:
                 self._waiters.remove(waiter)
 
     def _drain(self, timeout: float) -> None:
-        """Wait up to ``timeout`` seconds, then run the fallbacks of the items not started."""
+        """Wait up to ``timeout`` seconds, then run the fallbacks of the items not done.
+
+        The item running then (its work may still finish before the process ends) has its
+        fallback run too, so its turn is stored raw whatever becomes of the work.
+        """
         if self.flush(timeout):
             return
         self._abandon = True
+        running = self._running
         left = 0
+        if running is not None and running.fallback is not None:
+            left += 1
+            try:
+                running.fallback()
+            except Exception:
+                logger.exception("background memory fallback failed at exit; the turn is lost")
         while True:
             try:
                 item = self._queue.get_nowait()
@@ -315,7 +331,7 @@ class BackgroundWorker:
             left += 1
             self._run(item)
         logger.warning(
-            "memvault background worker %r: pending work not done within %.0f s of exit; "
+            "memvault background worker %r: pending work not done within %g s of exit; "
             "stored %d raw turn(s) instead of extracting facts",
             self.name,
             timeout,
