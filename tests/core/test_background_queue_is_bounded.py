@@ -2,6 +2,7 @@
 until a turn is done, and asave_turns wait without blocking the event loop."""
 
 import asyncio
+import json
 import threading
 import time
 
@@ -21,7 +22,7 @@ class GatedLLM:
     def __call__(self, prompt):
         self.started.set()
         assert self.gate.wait(30)
-        return '{"facts": ["%s"]}' % fact_of("something")
+        return json.dumps({"facts": [fact_of("something")]})
 
 
 def turn(n: int) -> list[dict]:
