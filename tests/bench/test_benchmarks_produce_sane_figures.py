@@ -1,4 +1,5 @@
-"""CI-size runs of both benchmarks (one LoCoMo conversation, N = 1k) produce sane figures."""
+"""CI-size runs of the benchmarks (one LoCoMo conversation, N = 1k, 4 agent turns) produce sane
+figures."""
 
 import json
 import sys
@@ -10,6 +11,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 
 import locomo  # noqa: E402
+import reply_latency  # noqa: E402
 import speed  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -70,3 +72,18 @@ def test_speed_measures_one_namespace_among_many(tmp_path):
     for mode in ("", " dense", " lexical"):
         assert got["latency_ms"][f"search memvault{mode}"]["p50"] > 0
     assert got["latency_ms"]["search 2-level prefix memvault"]["p50"] > 0
+
+
+def test_reply_latency_at_ci_size_shows_background_ingestion_off_the_reply_path(tmp_path):
+    got = reply_latency.main(
+        ["--turns", "4", "--llm-seconds", "0.3", "--embedder", "hashing", "--out", str(tmp_path)]
+    )
+    assert json.loads((tmp_path / "reply_latency.json").read_text()) == got
+    latency = got["latency_ms"]
+    assert set(latency) == set(reply_latency.CONFIGS)
+    assert all(0 < q["p50"] <= q["p95"] for q in latency.values())
+    # In the run the reply waits for the 0.3 s extraction; in the background it does not.
+    assert latency["background=False"]["p50"] >= 300
+    assert latency["background=True"]["p50"] < 300
+    assert got["stored"] == {"background=False": 5, "background=True": 5}
+    assert got["failures"] == 0
