@@ -19,6 +19,7 @@ from memvault.backends.chroma import ChromaBackend, ChromaIndex
 from memvault.backends.chroma_server import ChromaServerBackend
 from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
+from memvault.background import IngestionStats
 from memvault.config import MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.embedding import (
@@ -80,6 +81,7 @@ __all__ = [
     "DEFAULT_TURN_PROMPT",
     "ReconciliationError",
     "MemoryConfig",
+    "IngestionStats",
     "DEFAULT_NAMESPACE",
     "DEFAULT_SIMILARITY_THRESHOLD",
     "MEMORY_TOOLS",

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from memvault.background import BackgroundWorker, IngestionStats, check_timeout
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.errors import (
     ExtractionError,
@@ -226,11 +227,17 @@ class AgentMemory:
         ttl: Seconds until memories written here expire; ``None`` never; default the store's.
         name: This memory's name, e.g. ``"user"`` or ``"organisation"``, for agents that hold
             several (middleware names and tool-name prefixes use it).
+        background: ``True``: :meth:`MemoryScope.save_turns` checks the turn and returns at
+            once, and extraction and writes run on this memory's worker thread, in order
+            (:mod:`memvault.background`: bounded, drained at exit; a failure is logged and
+            counted, and the user's statements are stored instead). Wait for it with
+            :meth:`flush`; counts in :attr:`ingestion`. ``False`` (default): in the caller.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
             :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
-            ``header`` is not a UTF-8 str, or ``name`` is not an identifier.
+            ``header`` is not a UTF-8 str, ``name`` is not an identifier, or ``background``
+            is not a bool.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -254,6 +261,7 @@ class AgentMemory:
         reconciler: Any = None,
         ttl: Any = NOT_GIVEN,
         name: str = "memvault",
+        background: bool = False,
     ) -> None:
         if not isinstance(store, MemoryStore):
             raise InvalidArgumentError(
@@ -284,6 +292,11 @@ class AgentMemory:
             raise InvalidArgumentError(
                 f"header must be a UTF-8 str, got {type(header).__name__} {shown(header)}"
             )
+        if not isinstance(background, bool):
+            raise InvalidArgumentError(
+                f"background must be True or False, got {type(background).__name__} "
+                f"{shown(background)}"
+            )
         if ttl is not NOT_GIVEN:
             validate_ttl(ttl)
         normalize_filter(filter)
@@ -297,6 +310,8 @@ class AgentMemory:
         self.reconciler: Reconciler | None = reconciler
         self.ttl = ttl
         self.name = name
+        self.background = background
+        self._worker = BackgroundWorker(name) if background else None
 
     @classmethod
     def of(cls, memory_or_store: AgentMemory | MemoryStore, **options: Any) -> AgentMemory:
@@ -309,7 +324,8 @@ class AgentMemory:
             memory_or_store: An :class:`AgentMemory`, used as it is, or a
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
-                ``header``, ``extractor``, ``reconciler``, ``ttl``, ``name``); those equal to
+                ``header``, ``extractor``, ``reconciler``, ``ttl``, ``name``, ``background``);
+                those equal to
                 :data:`~memvault.NOT_GIVEN` are left out, so the defaults apply.
 
         Returns:
@@ -399,6 +415,45 @@ class AgentMemory:
                 f"session_id must be a UTF-8 string such as 'thread-1', got {shown(session)}"
             )
         return MemoryScope(self, namespace, str(session) if session else None)
+
+    @property
+    def ingestion(self) -> IngestionStats:
+        """Counts of the background ingestion: turns ``pending``, ``done`` and ``failures``.
+
+        All ``0`` without ``background=True``. A failure is a turn whose extraction or writes
+        raised (its statements were stored instead), or whose fallback raised too.
+        """
+        return self._worker.stats() if self._worker is not None else IngestionStats()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every turn handed to the background worker before this call is stored.
+
+        Returns at once without ``background=True``.
+
+        Args:
+            timeout: Most seconds to wait (>= 0); ``None`` (default) waits until done.
+
+        Returns:
+            ``True`` if those turns are all stored (or fell back to their statements),
+            ``False`` if the timeout came first.
+
+        Raises:
+            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+        """
+        if self._worker is None:
+            check_timeout(timeout)
+            return True
+        return self._worker.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async form of :meth:`flush`: the same arguments, result and errors.
+
+        The event loop never blocks while it waits.
+        """
+        if self._worker is None:
+            check_timeout(timeout)
+            return True
+        return await self._worker.aflush(timeout)
 
     def render(self, items: Sequence[MemoryItem], *, show_ids: bool = False) -> str:
         """Render memories as the fenced block models read as data, under :attr:`header`.
@@ -671,25 +726,44 @@ class MemoryScope:
         both (the second only when a stored memory is similar to a fact that does not repeat
         one word for word).
 
+        With ``AgentMemory(..., background=True)`` the messages are checked here and the rest
+        runs on the memory's worker thread (:mod:`memvault.background`): this returns ``[]``
+        at once (waiting only while the worker holds
+        :data:`~memvault.background.MAX_PENDING` turns), and if storing the turn raises, the
+        failure is logged and counted and the user's statements are stored instead.
+
         Args:
             messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
                 str}``, oldest first; other roles and non-string contents are skipped.
 
         Returns:
-            The memories written (added, merged or updated), in order.
+            The memories written (added, merged or updated), in order; ``[]`` in the
+            background.
 
         Raises:
             InvalidArgumentError: If ``messages`` is not a sequence of mappings.
         """
-        return self._store_turn(_chat_of(messages))
+        chat = _chat_of(messages)
+        worker = self.memory._worker
+        if worker is not None:
+            worker.submit(lambda: self._store_turn(chat), lambda: self._store_statements(chat))
+            return []
+        return self._store_turn(chat)
 
     async def asave_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
         """Async form of :meth:`save_turns`: the same arguments, result and errors.
 
         The extractor's and reconciler's models are awaited with their own async methods; the
-        store work runs in a worker thread.
+        store work runs in a worker thread. In the background, the turn is only queued
+        (waiting, without blocking the event loop, for room when the queue is full).
         """
         chat = _chat_of(messages)
+        worker = self.memory._worker
+        if worker is not None:
+            await worker.asubmit(
+                lambda: self._store_turn(chat), lambda: self._store_statements(chat)
+            )
+            return []
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
         if extractor is not None:
             try:

@@ -5,7 +5,8 @@ LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.Agen
 builds::
 
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
-     "similarity_threshold": null, "extraction": false, "reconciliation": false}
+     "similarity_threshold": null, "extraction": false, "reconciliation": false,
+     "background": false}
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class MemoryConfig(BaseModel):
         default=None, gt=0, description="Seconds until memories expire; None: never."
     )
     name: str = Field(default="memvault", description="The memory's name (an identifier).")
+    background: bool = Field(
+        default=False,
+        description="Store turns on a worker thread, off the reply path (see memvault.background).",
+    )
 
     @classmethod
     def parse(cls, config: Mapping[str, Any] | MemoryConfig) -> MemoryConfig:
@@ -132,6 +137,7 @@ class MemoryConfig(BaseModel):
             reconciler=Reconciler(llm) if self.reconciliation else None,
             ttl=self.ttl,
             name=self.name,
+            background=self.background,
         )
 
     def _open_store(self) -> MemoryStore:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError
 
 from memvault.agent_memory import MemoryChange, MemoryScope
 from memvault.errors import InvalidArgumentError, shown, validation_problem
@@ -38,14 +38,6 @@ class RememberArgs(BaseModel):
         min_length=1,
         description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
     )
-
-    @field_validator("text")
-    @classmethod
-    def _has_words(cls, text: str) -> str:
-        if not normalize_text(text):
-            raise ValueError("a fact must have words in it, e.g. 'The user is vegetarian.'")
-        return text
-
 
 class RecallArgs(BaseModel):
     """Arguments of ``recall``."""
@@ -182,7 +174,7 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
     """
     args = _checked(scope, name, arguments)
     if isinstance(args, RememberArgs):
-        return _remembered(scope.reconcile([args.text], source="tool"))
+        return _remembered(scope.reconcile([_fact(args)], source="tool"))
     return _run_read_or_forget(scope, args)
 
 
@@ -193,6 +185,15 @@ def _checked(scope: Any, name: str, arguments: Mapping[str, Any]) -> BaseModel:
             f"{type(scope).__name__}"
         )
     return _arguments(name, arguments)
+
+
+def _fact(args: RememberArgs) -> str:
+    if not normalize_text(args.text):
+        raise InvalidArgumentError(
+            f"remember: argument text must have words in it, e.g. 'The user is vegetarian.', "
+            f"got {shown(args.text)}"
+        )
+    return args.text
 
 
 def _remembered(changes: list[MemoryChange]) -> str:
@@ -234,5 +235,5 @@ async def arun_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str
     """
     args = _checked(scope, name, arguments)
     if isinstance(args, RememberArgs):
-        return _remembered(await scope.areconcile([args.text], source="tool"))
+        return _remembered(await scope.areconcile([_fact(args)], source="tool"))
     return await asyncio.to_thread(_run_read_or_forget, scope, args)

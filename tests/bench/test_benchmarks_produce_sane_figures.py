@@ -1,4 +1,5 @@
-"""CI-size runs of the benchmarks (one LoCoMo conversation, N = 1k) produce sane figures."""
+"""CI-size runs of the benchmarks (one LoCoMo conversation, N = 1k, 4 agent turns) produce sane
+figures."""
 
 import json
 import sys
@@ -11,6 +12,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import llm_calls  # noqa: E402
 import locomo  # noqa: E402
+import reply_latency  # noqa: E402
 import speed  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -82,3 +84,18 @@ def test_llm_calls_per_turn_stay_within_the_documented_bounds(locomo_dir):
     assert 1 < results["extractor+reconciler"]["calls_per_turn"] <= 2
     assert results["reconciler"]["calls_per_turn"] <= 1
     assert set(results["reconciler"]["turns_by_calls"]) <= {"0", "1"}
+
+
+def test_reply_latency_at_ci_size_shows_background_ingestion_off_the_reply_path(tmp_path):
+    got = reply_latency.main(
+        ["--turns", "4", "--llm-seconds", "0.3", "--embedder", "hashing", "--out", str(tmp_path)]
+    )
+    assert json.loads((tmp_path / "reply_latency.json").read_text()) == got
+    latency = got["latency_ms"]
+    assert set(latency) == set(reply_latency.CONFIGS)
+    assert all(0 < q["p50"] <= q["p95"] for q in latency.values())
+    # In the run the reply waits for the 0.3 s extraction; in the background it does not.
+    assert latency["background=False"]["p50"] >= 300
+    assert latency["background=True"]["p50"] < 300
+    assert got["stored"] == {"background=False": 5, "background=True": 5}
+    assert got["failures"] == 0

@@ -34,6 +34,13 @@ def test_config_builds_a_working_memory():
     assert scope.recall("fiscal year")[0].namespace == ("orgs", "acme")
 
 
+def test_background_builds_a_background_memory():
+    memory = AgentMemory.from_config({**CONFIG, "background": True})
+    assert memory.background is True
+    assert AgentMemory.from_config(CONFIG).background is False
+    assert MemoryConfig.parse(CONFIG).model_dump(mode="json")["background"] is False
+
+
 def test_extraction_needs_a_model_and_config_errors_name_the_field():
     with pytest.raises(InvalidArgumentError, match="llm"):
         AgentMemory.from_config({**CONFIG, "extraction": True})

@@ -127,6 +127,20 @@ CASES = [
     p(lambda c: MemoryMiddleware(c.store, extractor="gpt"), "middleware extractor str"),
     p(lambda c: MemoryMiddleware(AgentMemory(c.store), k=3), "middleware memory and k"),
     p(lambda c: MemoryMiddleware("./memories"), "middleware store is a path"),
+    p(lambda c: MemoryMiddleware(c.store, background="on"), "middleware background str"),
+    p(
+        lambda c: MemoryMiddleware(AgentMemory(c.store), background=True),
+        "middleware memory and background",
+    ),
+    p(lambda c: MemoryMiddleware(c.store).flush(timeout=-1), "middleware flush timeout negative"),
+    p(
+        lambda c: MemoryMiddleware(c.store, background=True).flush(timeout="soon"),
+        "middleware flush timeout str",
+    ),
+    p(
+        lambda c: asyncio.run(MemoryMiddleware(c.store).aflush(timeout=math.inf)),
+        "middleware aflush timeout infinity",
+    ),
     # -- retriever ----------------------------------------------------------------------------
     p(lambda c: MemvaultRetriever(store=c.store, k=0), "retriever k 0"),
     p(lambda c: MemvaultRetriever(store=c.store, namespace=FIVE_THOUSAND), "retriever ns 5,000"),

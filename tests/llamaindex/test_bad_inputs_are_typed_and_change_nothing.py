@@ -125,6 +125,15 @@ CASES = [
     p(lambda c: c.memory().put("I like tea."), "memory put str"),
     p(lambda c: c.memory().put_messages([USER, None]), "memory put_messages None"),
     p(lambda c: c.memory().set(5), "memory set int"),
+    p(lambda c: memvault_memory(c.store, user_id="a", background="yes"), "memory background str"),
+    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", background=1), "block background int"),
+    p(
+        lambda c: memvault_memory(AgentMemory(c.store), user_id="a", background=True),
+        "memory + background",
+    ),
+    p(lambda c: c.memory().flush(timeout=-1), "memory flush timeout negative"),
+    p(lambda c: asyncio.run(c.memory().aflush(timeout="1")), "memory aflush timeout str"),
+    p(lambda c: c.block().flush(timeout=math.nan), "block flush timeout NaN"),
     # -- retriever and embedding --------------------------------------------------------------
     p(lambda c: MemvaultRetriever(c.store, user_id="a", similarity_top_k=0), "retriever top_k"),
     p(lambda c: MemvaultRetriever(c.store, user_id="a", filter=["kind"]), "retriever filter"),

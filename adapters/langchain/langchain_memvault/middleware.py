@@ -122,10 +122,15 @@ class MemoryMiddleware(AgentMiddleware):
             store's.
         name: Names this middleware ``MemoryMiddleware[<name>]``; default the memory's name
             (``MemoryMiddleware`` for the default ``"memvault"``). An identifier.
+        background: With a store: ``True`` saves each turn on the memory's worker thread, so
+            the reply does not wait for extraction (see :mod:`memvault.background`); wait for
+            it with :meth:`flush` / :meth:`aflush`. Default ``False``: the save is part of the
+            run. (With an AgentMemory, its own ``background`` applies.)
 
     Raises:
         memvault.InvalidArgumentError: If ``memory_or_store`` is neither, options come with an
-            AgentMemory, an option is out of range, or ``name`` is not an identifier.
+            AgentMemory, an option is out of range, ``name`` is not an identifier, or
+            ``background`` is not a bool.
         memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             run, if a value the template needs is missing.
         memvault.InvalidFilterError: If ``filter`` is not a valid filter.
@@ -151,6 +156,7 @@ class MemoryMiddleware(AgentMiddleware):
         save: bool = True,
         ttl: Any = NOT_GIVEN,
         name: str | None = None,
+        background: bool = NOT_GIVEN,
     ) -> None:
         self.memory = AgentMemory.of(
             memory_or_store,
@@ -161,6 +167,7 @@ class MemoryMiddleware(AgentMiddleware):
             extractor=extractor,
             reconciler=reconciler,
             ttl=ttl,
+            background=background,
         )
         if name is not None and (not isinstance(name, str) or not name.isidentifier()):
             raise InvalidArgumentError(
@@ -176,6 +183,30 @@ class MemoryMiddleware(AgentMiddleware):
         if self.memory_name == "memvault":
             return "MemoryMiddleware"
         return f"MemoryMiddleware[{self.memory_name}]"
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every turn saved in the background so far is stored.
+
+        :meth:`memvault.AgentMemory.flush` of this middleware's memory; returns at once
+        without ``background=True``.
+
+        Args:
+            timeout: Most seconds to wait (>= 0); ``None`` (default) waits until done.
+
+        Returns:
+            ``True`` if those turns are stored, ``False`` if the timeout came first.
+
+        Raises:
+            memvault.InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+        """
+        return self.memory.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async form of :meth:`flush`: the same arguments, result and errors.
+
+        The event loop never blocks while it waits.
+        """
+        return await self.memory.aflush(timeout)
 
     def scope(self, runtime: Any) -> MemoryScope:
         """The memory resolved for the run of ``runtime`` (a LangGraph ``Runtime``).

@@ -45,8 +45,8 @@ def agent_memory(
             :class:`memvault.MemoryStore`, wrapped in one with the options.
         similarity_top_k: Most memories recalled per query, 1 to 1000 (store only); default 5.
         **options: Other :class:`memvault.AgentMemory` arguments (``namespace``, ``filter``,
-            ``extractor``, ``reconciler``, ``header``, ``name``); :data:`memvault.NOT_GIVEN`
-            ones are left out.
+            ``extractor``, ``reconciler``, ``header``, ``name``, ``background``);
+            :data:`memvault.NOT_GIVEN` ones are left out.
 
     Returns:
         The memory.
@@ -104,11 +104,15 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             this block's least relevant memories (:meth:`atruncate`) while chat history stays
             whole; ``0`` never trims.
         accept_short_term_memory: Whether messages flushed out of short-term memory are stored.
+        background: With a store: ``True`` stores turns on the memory's worker thread, so
+            a put does not wait for extraction (see :mod:`memvault.background`); wait for it
+            with :meth:`flush` / :meth:`aflush`. Default ``False``. (With an ``AgentMemory``,
+            its own ``background`` applies.)
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
-            with an ``AgentMemory``, or ``similarity_top_k``, ``extractor``, ``name`` or
-            ``priority`` is invalid.
+            with an ``AgentMemory``, or ``similarity_top_k``, ``extractor``, ``name``,
+            ``priority`` or ``background`` is invalid.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is missing (e.g.
             ``user_id``), so a block without a user never reads a shared namespace.
@@ -137,9 +141,11 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
         name: str | None = None,
         priority: int = 1,
         accept_short_term_memory: bool = True,
+        background: bool = NOT_GIVEN,
     ) -> None:
         memory = agent_memory(
             memory_or_store,
+            background=background,
             namespace=namespace,
             similarity_top_k=similarity_top_k,
             filter=filter,
@@ -177,6 +183,29 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             InvalidNamespaceError: If the template needs ``session_id`` and it is ``None``.
         """
         return self.memory.scope({"user_id": self.user_id, "session_id": session_id})
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every turn this block's memory stores in the background is stored.
+
+        :meth:`memvault.AgentMemory.flush`; returns at once without ``background=True``.
+
+        Args:
+            timeout: Most seconds to wait (>= 0); ``None`` (default) waits until done.
+
+        Returns:
+            ``True`` if those turns are stored, ``False`` if the timeout came first.
+
+        Raises:
+            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+        """
+        return bool(self.memory.flush(timeout))
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async form of :meth:`flush`: the same arguments, result and errors.
+
+        The event loop never blocks while it waits.
+        """
+        return bool(await self.memory.aflush(timeout))
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         """Recall memories for the latest user message (``BaseMemoryBlock._aget``).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from llama_index.memory.memvault.block import MemvaultMemoryBlock
 from llama_index.memory.memvault.messages import chat_message, chat_messages, message_text
 
 from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryStore
+from memvault.background import check_timeout
 
 
 class MemvaultMemory(Memory):
@@ -31,6 +33,10 @@ class MemvaultMemory(Memory):
     finished (an assistant message is put), so what the user said is in the store when the
     session ends. Call :meth:`flush` to store a turn left without a reply. An extractor whose
     reply cannot be parsed never fails the turn (memvault stores the user's statements then).
+
+    With ``background=True`` a finished turn is handed to the memory's worker thread
+    (:mod:`memvault.background`): the engine or agent gets its reply without waiting for fact
+    extraction, and :meth:`flush` / :meth:`aflush` wait until what was handed over is stored.
 
     A history given with ``chat_history=`` (``engine.chat(msg, chat_history=[...])``,
     ``agent.run(msg, chat_history=[...], memory=memory)``, both of which call :meth:`aset`, or
@@ -85,6 +91,7 @@ class MemvaultMemory(Memory):
         reconciler: Any = NOT_GIVEN,
         write_through: bool = True,
         memory_blocks: Sequence[BaseMemoryBlock[Any]] = (),
+        background: bool = NOT_GIVEN,
         **memory_kwargs: Any,
     ) -> MemvaultMemory:
         """Build the memory with a :class:`MemvaultMemoryBlock` first in ``memory_blocks``.
@@ -121,6 +128,8 @@ class MemvaultMemory(Memory):
             memory_blocks: More blocks to put after the memvault block. Memvault blocks among
                 them are read, never written through; give them
                 ``accept_short_term_memory=False`` so overflow does not write to them either.
+            background: Store or path only: ``True`` stores each finished turn on the memory's
+                worker thread, off the reply path (see :meth:`flush`); default ``False``.
             **memory_kwargs: Passed to ``Memory.from_defaults``, e.g. ``token_limit=4000``,
                 ``insert_method="user"`` or ``chat_store=...``.
 
@@ -157,6 +166,7 @@ class MemvaultMemory(Memory):
             extractor=extractor,
             reconciler=reconciler,
             accept_short_term_memory=not write_through,
+            background=background,
         )
         # Memory.from_defaults builds cls(...), though its return type says Memory.
         memory: MemvaultMemory = super().from_defaults(  # type: ignore[assignment]
@@ -216,7 +226,7 @@ class MemvaultMemory(Memory):
         # Copies: BaseMemoryBlock.aput writes the session id into the messages it is given.
         self._pending.extend(message.model_copy(deep=True) for message in messages)
         if messages and messages[-1].role == MessageRole.ASSISTANT:
-            await self.aflush()
+            await self._store_pending()
 
     def writing_blocks(self) -> list[MemvaultMemoryBlock]:
         """The memvault blocks finished turns are written to (see :attr:`write_through_blocks`).
@@ -229,7 +239,7 @@ class MemvaultMemory(Memory):
             return blocks[:1]
         return [b for b in blocks if b.name in self.write_through_blocks]
 
-    async def aflush(self) -> None:
+    async def _store_pending(self) -> None:
         """Store the messages put since the last finished turn in the writing blocks."""
         pending, self._pending = self._pending, []
         if not pending:
@@ -238,9 +248,37 @@ class MemvaultMemory(Memory):
             *(block.aput(pending, session_id=self.session_id) for block in self.writing_blocks())
         )
 
-    def flush(self) -> None:
-        """Sync form of :meth:`aflush`."""
-        asyncio_run(self.aflush())
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Store what is not stored yet, and wait for it.
+
+        Stores the messages put since the last finished turn (a turn left without a reply) in
+        the writing blocks, then, for the memories of its memvault blocks with
+        ``background=True``, waits until every turn handed to their worker threads is stored.
+
+        Args:
+            timeout: Most seconds to wait for the background workers (>= 0); ``None``
+                (default) waits until done.
+
+        Returns:
+            ``True`` when everything is stored, ``False`` if the timeout came first.
+
+        Raises:
+            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+        """
+        timeout = check_timeout(timeout)
+        await self._store_pending()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        done = True
+        blocks = [b for b in self.memory_blocks if isinstance(b, MemvaultMemoryBlock)]
+        memories = {id(b.memory): b for b in blocks}.values()  # overflow writes count too
+        for block in memories:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            done = await block.aflush(left) and done
+        return done
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Sync form of :meth:`aflush`: the same arguments, result and errors."""
+        return asyncio_run(self.aflush(timeout))
 
     async def aget(
         self, input: str | ChatMessage | None = None, **block_kwargs: Any
@@ -285,7 +323,7 @@ def memvault_memory(
         session_id: The conversation's id; default a new UUID.
         **options: The other arguments of :meth:`MemvaultMemory.from_defaults`
             (``similarity_top_k``, ``namespace``, ``filter``, ``extractor``, ``reconciler``,
-            ``write_through``, ``memory_blocks``, ``chat_history``) and of
+            ``write_through``, ``memory_blocks``, ``chat_history``, ``background``) and of
             ``Memory.from_defaults`` (``token_limit``, ``insert_method``, ...).
 
     Returns:

@@ -1,0 +1,82 @@
+"""AgentMemory(background=True): save_turns returns before the extraction LLM answers, and
+flush() then shows the extracted facts stored; the same with asave_turns and aflush, which
+never block the event loop."""
+
+import asyncio
+import time
+
+from memvault import FactExtractor, IngestionStats
+from tests.core.memory_fixtures import hashing_memory
+from tests.core.slow_llms import SlowLLM, fact_of
+
+TURN = [
+    {"role": "user", "content": "I am allergic to kiwi."},
+    {"role": "assistant", "content": "Noted."},
+]
+
+
+def test_save_turns_returns_at_once_and_flush_waits_for_the_facts():
+    llm = SlowLLM(0.3)
+    memory = hashing_memory(extractor=FactExtractor(llm), background=True)
+    alice = memory.scope(user_id="alice", thread_id="t1")
+
+    start = time.perf_counter()
+    assert alice.save_turns(TURN) == []
+    returned_after = time.perf_counter() - start
+
+    assert returned_after < 0.1
+    assert alice.list() == []  # the LLM has not answered yet
+    assert memory.ingestion.pending == 1
+    assert memory.flush(timeout=10) is True
+    assert time.perf_counter() - start >= 0.3
+    (item,) = alice.list()
+    assert item.value["text"] == fact_of("I am allergic to kiwi.")
+    assert item.value["kind"] == "fact" and item.value["session_id"] == "t1"
+    assert memory.ingestion == IngestionStats(pending=0, done=1, failures=0)
+
+
+def test_flush_with_a_short_timeout_says_the_work_is_not_done():
+    memory = hashing_memory(extractor=FactExtractor(SlowLLM(0.3)), background=True)
+    alice = memory.scope(user_id="alice")
+    alice.save_turns(TURN)
+    assert memory.flush(timeout=0.01) is False
+    assert memory.flush() is True
+    assert len(alice.list()) == 1
+
+
+def test_asave_turns_returns_at_once_and_aflush_does_not_block_the_loop():
+    memory = hashing_memory(extractor=FactExtractor(SlowLLM(0.3)), background=True)
+    alice = memory.scope(user_id="alice")
+
+    async def main() -> tuple[float, int, bool]:
+        start = time.perf_counter()
+        assert await alice.asave_turns(TURN) == []
+        returned_after = time.perf_counter() - start
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        flushed = await memory.aflush(timeout=10)
+        ticker.cancel()
+        return returned_after, ticks, flushed
+
+    returned_after, ticks, flushed = asyncio.run(main())
+    assert returned_after < 0.1
+    assert flushed is True
+    assert ticks >= 10  # the loop kept running while aflush waited ~0.3 s
+    assert [item.text for item in alice.list()] == [fact_of("I am allergic to kiwi.")]
+
+
+def test_without_background_save_turns_waits_and_flush_returns_at_once():
+    memory = hashing_memory(extractor=FactExtractor(SlowLLM(0.3)))
+    alice = memory.scope(user_id="alice")
+    start = time.perf_counter()
+    (item,) = alice.save_turns(TURN)
+    assert time.perf_counter() - start >= 0.3
+    assert item.text == fact_of("I am allergic to kiwi.")
+    assert memory.flush() is True and memory.ingestion == IngestionStats()
