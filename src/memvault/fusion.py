@@ -6,16 +6,17 @@ normalisation over its top :data:`FUSION_DEPTH` (the best item of a list gets 1,
 
     LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
 
-(an item missing from a list gets that list's 0), plus :data:`TOP_BONUS` for the lexical
-ranking's first item, so that fusion never moves the best lexical match off the top: on the
-LoCoMo benchmark lexical search alone is right at rank 1 more often than any fusion tried,
-while fusion finds more at ranks 2-20 (``bench/README.md``). The hybrid order of a scope is
+(an item missing from a list gets that list's 0). The lexical ranking's first item is kept
+first, so that fusion never moves the best lexical match off the top: on the LoCoMo benchmark
+lexical search alone is right at rank 1 more often than any fusion tried, while fusion finds
+more at ranks 2-20 (``bench/README.md``). Reported scores are in ``[0, 1]``: half the fused
+score, plus 1/2 for the item kept first. The hybrid order of a scope is
 defined once, whatever page is asked for:
 
 1. the items of the top :data:`FUSION_DEPTH` of the dense ranking and of the lexical ranking,
    by fused score (ties by id);
-2. then every other item of the scope, in dense order, scored as in 1. (its dense score
-   normalised with the same bounds, so ``<= 0``: scores never rise down the order).
+2. then every other item of the scope, in dense order, scored ``(cosine - lowest cosine of
+   the dense top) / 2``, in ``[-1, 0]``: scores never rise down the order.
 
 Every page is a slice of that one order, so consecutive pages never repeat or skip an item,
 at any depth; a page within the fused block costs two rankings of :data:`FUSION_DEPTH` items,
@@ -34,10 +35,6 @@ from memvault.backends.base import Ranked
 LEXICAL_WEIGHT = 0.7
 """Share of the normalised lexical score in the fused score (the dense share is the rest).
 Chosen leave-one-conversation-out on the LoCoMo benchmark (``bench/README.md``)."""
-
-TOP_BONUS = 1.0
-"""Added to the fused score of the lexical ranking's first item: more than any other item
-can reach, so it stays first."""
 
 FUSION_DEPTH = 100
 """How many items of each ranking are fused (see the module docstring)."""
@@ -82,16 +79,20 @@ def blend(dense: Ranked, lexical: Ranked, *, weight: float = LEXICAL_WEIGHT) -> 
         weight: Share of the lexical score, in ``[0, 1]``.
 
     Returns:
-        Every id found, by fused score, best first; ties by id.
+        Every id found, best first: the lexical first with ``(1 + fused score) / 2``, then
+        the others by ``fused score / 2`` (ties by id); every score is in ``[0, 1]``.
     """
     scores: dict[str, float] = {}
     for ranking, share in ((dense, 1.0 - weight), (lexical, weight)):
         low, span = _bounds(ranking)
         for item_id, score in ranking:
             scores[item_id] = scores.get(item_id, 0.0) + share * (score - low) / span
-    if lexical:
-        scores[lexical[0][0]] += TOP_BONUS
-    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+    top = lexical[0][0] if lexical else None
+    rest = sorted(
+        ((item_id, score / 2) for item_id, score in scores.items() if item_id != top),
+        key=lambda pair: (-pair[1], pair[0]),
+    )
+    return rest if top is None else [(top, (1.0 + scores[top]) / 2), *rest]
 
 
 def hybrid_page(
@@ -110,8 +111,8 @@ def hybrid_page(
         limit: Most items to return.
 
     Returns:
-        ``(id, score)`` pairs: the fused score (see :func:`blend`); after the fused block,
-        ``(1 - LEXICAL_WEIGHT)`` times the item's normalised dense score, which is ``<= 0``.
+        ``(id, score)`` pairs: the score :func:`blend` gives in the fused block; after it,
+        ``(cosine - lowest cosine of the dense top) / 2``, in ``[-1, 0]``.
     """
     dense_top = dense(FUSION_DEPTH)
     fused = blend(dense_top, lexical(FUSION_DEPTH))
@@ -123,7 +124,6 @@ def hybrid_page(
     start = max(0, offset - len(fused))
     wanted = start + (limit - len(page))
     ranked = dense(len(fused) + wanted)
-    low, span = _bounds(dense_top)
-    share = 1.0 - LEXICAL_WEIGHT
-    tail = [(i, share * (score - low) / span) for i, score in ranked if i not in seen]
+    low = min(score for _, score in dense_top)
+    tail = [(i, (score - low) / 2) for i, score in ranked if i not in seen]
     return page + tail[start:wanted]

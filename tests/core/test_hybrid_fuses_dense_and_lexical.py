@@ -3,7 +3,7 @@
 import pytest
 
 from memvault import FunctionEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
-from memvault.fusion import LEXICAL_WEIGHT, TOP_BONUS, blend, fuse
+from memvault.fusion import LEXICAL_WEIGHT, blend, fuse
 from memvault.store import DEFAULT_SEARCH_MODE
 
 NS = ("users", "alice")
@@ -40,10 +40,10 @@ def test_hybrid_is_the_default_and_scores_are_fused_ranks(store):
     default = store.search(NS, query=query)
     assert default == store.search(NS, query=query, mode="hybrid")
     # Dense ties "job" and "tea" at the top (normalised 1); "tea" is the only lexical match
-    # (normalised 0, the lowest of a list of one) and the lexical first: weight * 0 +
-    # (1 - weight) * 1 + bonus.
+    # (normalised 0, the lowest of a list of one) and so kept first: (1 + weight * 0 +
+    # (1 - weight) * 1) / 2.
     assert default[0].key == "tea"
-    assert default[0].score == pytest.approx((1 - LEXICAL_WEIGHT) + TOP_BONUS)
+    assert default[0].score == pytest.approx((1 + (1 - LEXICAL_WEIGHT)) / 2)
 
 
 def test_hybrid_pages_concatenate_to_the_full_ranking(store):
@@ -77,7 +77,7 @@ def test_blend_adds_normalised_scores_and_keeps_the_lexical_first_on_top():
     lexical = [("c", 8.0), ("b", 6.0), ("d", 2.0)]
     fused = dict(blend(dense, lexical, weight=0.5))
     assert fused == pytest.approx(
-        {"a": 0.5, "b": 0.5 * 0.5 + 0.5 * 4 / 6, "c": 0.5 + TOP_BONUS, "d": 0.0}
+        {"a": 0.5 / 2, "b": (0.5 * 0.5 + 0.5 * 4 / 6) / 2, "c": (1 + 0.5) / 2, "d": 0.0}
     )
     # "a" (dense first) ties "c" (lexical first) on scores alone, but "c" stays first.
     assert [i for i, _ in blend(dense, lexical, weight=0.5)] == ["c", "b", "a", "d"]
