@@ -17,10 +17,17 @@ per run and shared): raw Chroma (a collection queried with explicit embeddings),
 turn as ``speaker: text``; memvault stores ``Turn.value()`` (text plus the neighbouring-turn
 context it derives). Query embeddings are cached too, so latencies compare retrieval alone.
 
+Then, leave-one-conversation-out (LOCO), for the store's hybrid fusion: per conversation and
+question, the store's dense and lexical top :data:`~memvault.fusion.FUSION_DEPTH` (with their
+scores) are fused by every variant of :data:`FUSIONS`; for each conversation the variant with
+the best mean of R@1/5/10/20 on the other conversations is picked and scored on it. The table
+gives, per conversation, hybrid as shipped, the variant LOCO picked (held out), reciprocal rank
+fusion as before (k = 10, lexical weight 2), lexical and dense, and temporal recall (category 2).
+
 Usage:
     uv run python bench/locomo.py ../shared/data/locomo [--conversations N] [--out DIR]
 
-Prints one table, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
+Prints the tables, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from cached_embedder import CachedEmbedder  # noqa: E402
 
 from memvault import MemoryStore  # noqa: E402
 from memvault.conversations import Turn, load_conversation  # noqa: E402
+from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend, fuse  # noqa: E402
 
 KS = (1, 5, 10, 20)
 DEPTH = max(KS)
@@ -174,15 +182,143 @@ SYSTEMS: dict[str, Callable] = {
 }
 
 
+# -- leave-one-conversation-out choice of the fusion ------------------------------------------
+
+Fusion = Callable[[list, list], list]
+
+
+def _rrf(k: int, weight: float) -> Fusion:
+    return lambda dense, lexical: fuse([dense, lexical], [1.0, weight], k=k)
+
+
+def _blend(weight: float, keep_top: bool) -> Fusion:
+    def fused(dense: list, lexical: list) -> list:
+        ranked = blend(dense, lexical, weight=weight)
+        if keep_top or not lexical:
+            return ranked
+        scores = dict(ranked)
+        scores[lexical[0][0]] -= 0.5  # the score alone, without keeping the top first
+        return sorted(scores.items(), key=lambda p: (-p[1], p[0]))
+
+    return fused
+
+
+FUSIONS: dict[str, Fusion] = {
+    **{f"rrf k={k} w={w}": _rrf(k, w) for k in (5, 10, 20, 60) for w in (1, 2, 3)},
+    **{
+        f"blend w={w}{' top' if top else ''}": _blend(w, top)
+        for w in (0.5, 0.6, 0.7, 0.8, 0.9)
+        for top in (False, True)
+    },
+}
+SHIPPED = f"blend w={LEXICAL_WEIGHT} top"
+BEFORE = "rrf k=10 w=2"
+
+
+def _recalls(ranked: list[str], wanted: set[str]) -> list[float]:
+    return [len(set(ranked[:k]) & wanted) / len(wanted) for k in KS]
+
+
+def loco(data: Path, *, conversations: int | None, embedder: CachedEmbedder) -> dict:
+    """Per conversation: R@k of each fusion variant, lexical and dense; LOCO picks."""
+    files = sorted(data.glob("*.json"))[:conversations]
+    rows: dict[str, dict[str, list]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for file in files:
+            turns = load_conversation(file)
+            qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
+            embedder.warm([q["question"] for q in qa] + [f"{t.text}\n{t.context}" for t in turns])
+            store = MemoryStore(Path(tmp) / file.stem, embedder=embedder)
+            namespace = ("locomo", file.stem)
+            for _, session in groupby(turns, key=lambda t: t.session):
+                session = list(session)
+                store.put_many(
+                    namespace,
+                    [(t.key, t.value()) for t in session],
+                    timestamp=session[0].timestamp,
+                )
+            got: dict[str, list] = defaultdict(list)
+            for q in qa:
+                wanted = evidence_ids(q)
+                ranked = {
+                    mode: [
+                        (hit.value["turn_id"], hit.score)
+                        for hit in store.search(
+                            namespace, query=q["question"], limit=FUSION_DEPTH, mode=mode
+                        )
+                    ]
+                    for mode in ("dense", "lexical")
+                }
+                got["category"].append(q["category"])
+                for mode, pairs in ranked.items():
+                    got[mode].append(_recalls([i for i, _ in pairs], wanted))
+                for name, fusion in FUSIONS.items():
+                    fused = fusion(ranked["dense"], ranked["lexical"])
+                    got[name].append(_recalls([i for i, _ in fused], wanted))
+            store.close()
+            rows[file.stem] = got
+    held: dict[str, str] = {}
+    for conv in rows:
+        others = [c for c in rows if c != conv] or [conv]
+        held[conv] = max(
+            FUSIONS,
+            key=lambda n: float(np.mean(np.concatenate([rows[c][n] for c in others]))),
+        )
+    out: dict = {"picked": held, "conversations": {}}
+    for conv, got in rows.items():
+        temporal = np.array(got["category"]) == 2
+        entry = {}
+        for label, name in [
+            ("hybrid (shipped)", SHIPPED),
+            ("LOCO pick, held out", held[conv]),
+            ("rrf before", BEFORE),
+            ("lexical", "lexical"),
+            ("dense", "dense"),
+        ]:
+            values = np.array(got[name])
+            entry[label] = {
+                "all": [round(float(v), 4) for v in values.mean(0)],
+                "temporal": [round(float(v), 4) for v in values[temporal].mean(0)],
+                "questions": len(values),
+                "temporal_questions": int(temporal.sum()),
+            }
+        out["conversations"][conv] = entry
+    return out
+
+
+def loco_tables(result: dict) -> str:
+    """Per-conversation and pooled R@1/5/10/20 by system, then temporal R@k per conversation."""
+    convs = result["conversations"]
+    labels = list(next(iter(convs.values())))
+    lines = [
+        "| conversation | system | R@1 | R@5 | R@10 | R@20 | temporal R@1 | R@5 | R@10 | R@20 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label in labels:
+        for conv, entry in convs.items():
+            got = entry[label]
+            name = f"{label} ({result['picked'][conv]})" if label.startswith("LOCO") else label
+            cells = [f"{v:.3f}" for v in got["all"] + got["temporal"]]
+            lines.append(f"| {conv} | {name} | " + " | ".join(cells) + " |")
+        n = np.array([e[label]["questions"] for e in convs.values()])
+        t = np.array([e[label]["temporal_questions"] for e in convs.values()])
+        pooled = np.array([e[label]["all"] for e in convs.values()]).T @ n / n.sum()
+        temporal = np.array([e[label]["temporal"] for e in convs.values()]).T @ t / t.sum()
+        cells = [f"**{v:.3f}**" for v in [*pooled, *temporal]]
+        lines.append(f"| all ({n.sum()}) | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 # -- scoring ----------------------------------------------------------------------------------
 
 
-def run(data: Path, *, conversations: int | None, systems: list[str]) -> dict:
+def run(
+    data: Path, *, conversations: int | None, systems: list[str], embedder: CachedEmbedder
+) -> dict:
     """Score every system on the conversations in ``data``; returns the results dict."""
     files = sorted(data.glob("*.json"))[:conversations]
     if not files:
         raise SystemExit(f"no LoCoMo *.json files in {data}")
-    embedder = CachedEmbedder()
     scores = {s: defaultdict(list) for s in systems}
     latency = {s: [] for s in systems}
     ingest = dict.fromkeys(systems, 0.0)
@@ -282,17 +418,24 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--conversations", type=int, help="only the first N files (sorted)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--no-loco", action="store_true", help="skip the LOCO fusion tables")
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",")]
     unknown = set(systems) - set(SYSTEMS)
     if unknown:
         parser.error(f"unknown systems {sorted(unknown)}; choose from {list(SYSTEMS)}")
-    results = run(args.data, conversations=args.conversations, systems=systems)
+    embedder = CachedEmbedder()
+    results = run(args.data, conversations=args.conversations, systems=systems, embedder=embedder)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
     chart(results, args.out / "locomo.png")
     print(f"{len(results['conversations'])} conversations, {results['questions']} questions")
     print(table(results))
+    if not args.no_loco:
+        results["loco"] = loco(args.data, conversations=args.conversations, embedder=embedder)
+        (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
+        print("\nLeave-one-conversation-out: hybrid fusion variants on the store's rankings")
+        print(loco_tables(results["loco"]))
     print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")
     return results
 

@@ -1,16 +1,29 @@
-"""Hybrid ranking: reciprocal rank fusion of a dense and a lexical ranking, paged exactly.
+"""Hybrid ranking: a dense and a lexical ranking fused by their scores, paged exactly.
 
-Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): an item at rank ``r``
-(1-based) of a list adds ``weight / (RRF_K + r)`` to its score. The hybrid order of a scope is
+Each ranking's scores (cosine similarity, BM25) are brought to ``[0, 1]`` by min-max
+normalisation over its top :data:`FUSION_DEPTH` (the best item of a list gets 1, the last
+0), and an item's fused score is the convex combination
+
+    LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
+
+(an item missing from a list gets that list's 0). The lexical ranking's first item is kept
+first, so that fusion never moves the best lexical match off the top: on the LoCoMo benchmark
+lexical search alone is right at rank 1 more often than any fusion tried, while fusion finds
+more at ranks 2-20 (``bench/README.md``). Reported scores are in ``[0, 1]``: half the fused
+score, plus 1/2 for the item kept first. The hybrid order of a scope is
 defined once, whatever page is asked for:
 
 1. the items of the top :data:`FUSION_DEPTH` of the dense ranking and of the lexical ranking,
    by fused score (ties by id);
-2. then every other item of the scope, in dense order.
+2. then every other item of the scope, in dense order, scored ``(cosine - lowest cosine of
+   the dense top) / 2``, in ``[-1, 0]``: scores never rise down the order.
 
 Every page is a slice of that one order, so consecutive pages never repeat or skip an item,
 at any depth; a page within the fused block costs two rankings of :data:`FUSION_DEPTH` items,
 a deeper one a dense ranking reaching its end.
+
+:func:`fuse`, reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009), is what the
+store used before (rank constant 10, lexical weight 2); it stays for comparison.
 """
 
 from __future__ import annotations
@@ -19,17 +32,15 @@ from collections.abc import Callable, Sequence
 
 from memvault.backends.base import Ranked
 
-RRF_K = 10
-"""Rank constant of reciprocal rank fusion. Chosen on the LoCoMo benchmark: on the same
-indexed texts the paper's 60 (weight 1) gave recall@10 0.717, 10 (weight 2) 0.768; chosen
-leave-one-conversation-out, the held-out conversations reach 0.765 (``bench/README.md``)."""
-
-LEXICAL_WEIGHT = 2.0
-"""Weight of the lexical list in hybrid fusion (the dense list weighs 1), from the LoCoMo
-benchmark, where BM25 alone beats MiniLM alone."""
+LEXICAL_WEIGHT = 0.7
+"""Share of the normalised lexical score in the fused score (the dense share is the rest).
+Chosen leave-one-conversation-out on the LoCoMo benchmark (``bench/README.md``)."""
 
 FUSION_DEPTH = 100
 """How many items of each ranking are fused (see the module docstring)."""
+
+RRF_K = 10
+"""Rank constant of :func:`fuse`, the reciprocal rank fusion the store used before."""
 
 
 def fuse(rankings: Sequence[Ranked], weights: Sequence[float], *, k: int = RRF_K) -> Ranked:
@@ -50,6 +61,40 @@ def fuse(rankings: Sequence[Ranked], weights: Sequence[float], *, k: int = RRF_K
     return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
+def _bounds(ranking: Ranked) -> tuple[float, float]:
+    """``(lowest score, span)`` of a ranking, for min-max normalisation; span 1 if flat."""
+    if not ranking:
+        return 0.0, 1.0
+    scores = [score for _, score in ranking]
+    low = min(scores)
+    return low, (max(scores) - low) or 1.0
+
+
+def blend(dense: Ranked, lexical: Ranked, *, weight: float = LEXICAL_WEIGHT) -> Ranked:
+    """Score fusion of a dense and a lexical ranking (see the module docstring).
+
+    Args:
+        dense: ``(id, cosine similarity)`` pairs, best first.
+        lexical: ``(id, BM25 score)`` pairs, best first.
+        weight: Share of the lexical score, in ``[0, 1]``.
+
+    Returns:
+        Every id found, best first: the lexical first with ``(1 + fused score) / 2``, then
+        the others by ``fused score / 2`` (ties by id); every score is in ``[0, 1]``.
+    """
+    scores: dict[str, float] = {}
+    for ranking, share in ((dense, 1.0 - weight), (lexical, weight)):
+        low, span = _bounds(ranking)
+        for item_id, score in ranking:
+            scores[item_id] = scores.get(item_id, 0.0) + share * (score - low) / span
+    top = lexical[0][0] if lexical else None
+    rest = sorted(
+        ((item_id, score / 2) for item_id, score in scores.items() if item_id != top),
+        key=lambda pair: (-pair[1], pair[0]),
+    )
+    return rest if top is None else [(top, (1.0 + scores[top]) / 2), *rest]
+
+
 def hybrid_page(
     dense: Callable[[int], Ranked],
     lexical: Callable[[int], Ranked],
@@ -60,17 +105,17 @@ def hybrid_page(
     """One page of the hybrid order of a scope (see the module docstring).
 
     Args:
-        dense: ``n -> `` the top ``n`` of the dense ranking, best first.
-        lexical: ``n -> `` the top ``n`` of the lexical ranking, best first.
+        dense: ``n -> `` the top ``n`` of the dense ranking, best first, with cosine scores.
+        lexical: ``n -> `` the top ``n`` of the lexical ranking, best first, with BM25 scores.
         offset: Items of the order to skip.
         limit: Most items to return.
 
     Returns:
-        ``(id, score)`` pairs: the fused score in the fused block; after it, the RRF score
-        the item's dense rank alone gives.
+        ``(id, score)`` pairs: the score :func:`blend` gives in the fused block; after it,
+        ``(cosine - lowest cosine of the dense top) / 2``, in ``[-1, 0]``.
     """
     dense_top = dense(FUSION_DEPTH)
-    fused = fuse([dense_top, lexical(FUSION_DEPTH)], [1.0, LEXICAL_WEIGHT])
+    fused = blend(dense_top, lexical(FUSION_DEPTH))
     page = fused[offset : offset + limit]
     if len(page) == limit or len(dense_top) < FUSION_DEPTH:
         return page
@@ -79,5 +124,6 @@ def hybrid_page(
     start = max(0, offset - len(fused))
     wanted = start + (limit - len(page))
     ranked = dense(len(fused) + wanted)
-    tail = [(i, 1.0 / (RRF_K + rank)) for rank, (i, _) in enumerate(ranked, 1) if i not in seen]
+    low = min(score for _, score in dense_top)
+    tail = [(i, (score - low) / 2) for i, score in ranked if i not in seen]
     return page + tail[start:wanted]

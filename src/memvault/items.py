@@ -144,8 +144,8 @@ class MemoryItem(BaseModel):
             ``score_type`` says what it is.
         score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
             search), ``"bm25"`` (Okapi BM25 as SQLite FTS5 computes it, ``> 0``, lexical search)
-            or ``"rrf"`` (reciprocal rank fusion score ``sum(weight / (RRF_K + rank))``, hybrid
-            search; see :data:`memvault.store.RRF_K`); ``None`` without a score.
+            or ``"rrf"`` (the fused score of hybrid search, see :mod:`memvault.fusion`; the name
+            is that of the reciprocal rank fusion it replaced); ``None`` without a score.
 
     Raises:
         pydantic.ValidationError: On construction with a field of the wrong type or a time

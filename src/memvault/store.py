@@ -381,9 +381,10 @@ class MemoryStore:
             mode: How a query ranks: ``"dense"`` by cosine similarity of embeddings (score
                 in ``[-1, 1]``); ``"lexical"`` by BM25 over the indexed words (score > 0;
                 items sharing no word with the query are not found); ``"hybrid"`` fuses both
-                by reciprocal rank fusion (score ``sum(weight / (RRF_K + rank))``; see
-                :mod:`memvault.fusion` for the order and its paging). Namespace, liveness and
-                filter apply the same in every mode. Default: the store's ``search_mode``.
+                by their normalised scores, the best lexical match first (see
+                :mod:`memvault.fusion` for the score, the order and its paging). Namespace,
+                liveness and filter apply the same in every mode. Default: the store's
+                ``search_mode``.
 
         Returns:
             Up to ``limit`` items.

@@ -1,9 +1,9 @@
-"""Hybrid search (the default) returns what either index finds, fused by reciprocal rank."""
+"""Hybrid search (the default) returns what either index finds, fused by normalised scores."""
 
 import pytest
 
 from memvault import FunctionEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
-from memvault.fusion import LEXICAL_WEIGHT, RRF_K, fuse
+from memvault.fusion import LEXICAL_WEIGHT, blend, fuse
 from memvault.store import DEFAULT_SEARCH_MODE
 
 NS = ("users", "alice")
@@ -39,10 +39,11 @@ def test_hybrid_is_the_default_and_scores_are_fused_ranks(store):
     query = "green tea"
     default = store.search(NS, query=query)
     assert default == store.search(NS, query=query, mode="hybrid")
-    # Dense ties "job" and "tea" (both not about pets) and breaks the tie by id, so "tea" is
-    # 2nd there and 1st lexically: its score is 1/(k+2) + weight/(k+1).
+    # Dense ties "job" and "tea" at the top (normalised 1); "tea" is the only lexical match
+    # (normalised 0, the lowest of a list of one) and so kept first: (1 + weight * 0 +
+    # (1 - weight) * 1) / 2.
     assert default[0].key == "tea"
-    assert default[0].score == pytest.approx(1 / (RRF_K + 2) + LEXICAL_WEIGHT / (RRF_K + 1))
+    assert default[0].score == pytest.approx((1 + (1 - LEXICAL_WEIGHT)) / 2)
 
 
 def test_hybrid_pages_concatenate_to_the_full_ranking(store):
@@ -69,3 +70,14 @@ def test_fuse_adds_weighted_reciprocal_ranks():
         ("c", round(2 / 11, 4)),
         ("a", round(1 / 11, 4)),
     ]
+
+
+def test_blend_adds_normalised_scores_and_keeps_the_lexical_first_on_top():
+    dense = [("a", 0.9), ("b", 0.5), ("c", 0.1)]
+    lexical = [("c", 8.0), ("b", 6.0), ("d", 2.0)]
+    fused = dict(blend(dense, lexical, weight=0.5))
+    assert fused == pytest.approx(
+        {"a": 0.5 / 2, "b": (0.5 * 0.5 + 0.5 * 4 / 6) / 2, "c": (1 + 0.5) / 2, "d": 0.0}
+    )
+    # "a" (dense first) ties "c" (lexical first) on scores alone, but "c" stays first.
+    assert [i for i, _ in blend(dense, lexical, weight=0.5)] == ["c", "b", "a", "d"]
