@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import groupby
 from pathlib import Path
 
@@ -50,8 +50,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cached_embedder import CachedEmbedder  # noqa: E402
 
 from memvault import MemoryStore  # noqa: E402
+from memvault.backends.base import Ranked  # noqa: E402
 from memvault.conversations import Turn, load_conversation  # noqa: E402
-from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend, fuse  # noqa: E402
+from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
 
 KS = (1, 5, 10, 20)
 DEPTH = max(KS)
@@ -185,6 +186,24 @@ SYSTEMS: dict[str, Callable] = {
 # -- leave-one-conversation-out choice of the fusion ------------------------------------------
 
 Fusion = Callable[[list, list], list]
+
+
+def fuse(rankings: Sequence[Ranked], weights: Sequence[float], *, k: int = 10) -> Ranked:
+    """Reciprocal rank fusion of rankings.
+
+    Args:
+        rankings: Lists of ``(id, score)``, best first; scores are ignored.
+        weights: One weight per list.
+        k: The rank constant (10 in the store before score fusion).
+
+    Returns:
+        Every id found, by fused score ``sum(weight / (k + rank))``, best first; ties by id.
+    """
+    scores: dict[str, float] = {}
+    for ranking, weight in zip(rankings, weights):
+        for rank, (item_id, _) in enumerate(ranking, 1):
+            scores[item_id] = scores.get(item_id, 0.0) + weight / (k + rank)
+    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
 def _rrf(k: int, weight: float) -> Fusion:

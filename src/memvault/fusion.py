@@ -2,7 +2,7 @@
 
 Each ranking's scores (cosine similarity, BM25) are brought to ``[0, 1]`` by min-max
 normalisation over its top :data:`FUSION_DEPTH` (the best item of a list gets 1, the last
-0), and an item's fused score is the convex combination
+0; all get 1 when their scores are equal), and an item's fused score is the convex combination
 
     LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
 
@@ -22,13 +22,13 @@ Every page is a slice of that one order, so consecutive pages never repeat or sk
 at any depth; a page within the fused block costs two rankings of :data:`FUSION_DEPTH` items,
 a deeper one a dense ranking reaching its end.
 
-:func:`fuse`, reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009), is what the
-store used before (rank constant 10, lexical weight 2); it stays for comparison.
+Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009), which the store used
+before, is kept in ``bench/locomo.py`` for comparison.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from memvault.backends.base import Ranked
 
@@ -39,35 +39,14 @@ Chosen leave-one-conversation-out on the LoCoMo benchmark (``bench/README.md``).
 FUSION_DEPTH = 100
 """How many items of each ranking are fused (see the module docstring)."""
 
-RRF_K = 10
-"""Rank constant of :func:`fuse`, the reciprocal rank fusion the store used before."""
 
-
-def fuse(rankings: Sequence[Ranked], weights: Sequence[float], *, k: int = RRF_K) -> Ranked:
-    """Reciprocal rank fusion of rankings.
-
-    Args:
-        rankings: Lists of ``(id, score)``, best first; scores are ignored.
-        weights: One weight per list.
-        k: The rank constant (see :data:`RRF_K`).
-
-    Returns:
-        Every id found, by fused score ``sum(weight / (k + rank))``, best first; ties by id.
-    """
-    scores: dict[str, float] = {}
-    for ranking, weight in zip(rankings, weights):
-        for rank, (item_id, _) in enumerate(ranking, 1):
-            scores[item_id] = scores.get(item_id, 0.0) + weight / (k + rank)
-    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-
-
-def _bounds(ranking: Ranked) -> tuple[float, float]:
-    """``(lowest score, span)`` of a ranking, for min-max normalisation; span 1 if flat."""
+def _normalised(ranking: Ranked) -> dict[str, float]:
+    """Min-max normalised scores: 1 for the best, 0 for the last, 1 for all if all are equal."""
     if not ranking:
-        return 0.0, 1.0
+        return {}
     scores = [score for _, score in ranking]
-    low = min(scores)
-    return low, (max(scores) - low) or 1.0
+    low, span = min(scores), max(scores) - min(scores)
+    return {item_id: (score - low) / span if span else 1.0 for item_id, score in ranking}
 
 
 def blend(dense: Ranked, lexical: Ranked, *, weight: float = LEXICAL_WEIGHT) -> Ranked:
@@ -84,9 +63,8 @@ def blend(dense: Ranked, lexical: Ranked, *, weight: float = LEXICAL_WEIGHT) -> 
     """
     scores: dict[str, float] = {}
     for ranking, share in ((dense, 1.0 - weight), (lexical, weight)):
-        low, span = _bounds(ranking)
-        for item_id, score in ranking:
-            scores[item_id] = scores.get(item_id, 0.0) + share * (score - low) / span
+        for item_id, normalised in _normalised(ranking).items():
+            scores[item_id] = scores.get(item_id, 0.0) + share * normalised
     top = lexical[0][0] if lexical else None
     rest = sorted(
         ((item_id, score / 2) for item_id, score in scores.items() if item_id != top),

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
 from memvault.namespace import Namespace, is_utf8, validate_key
 
-ScoreType = Literal["cosine", "bm25", "rrf"]
+ScoreType = Literal["cosine", "bm25", "hybrid"]
 """What a search score is: see :attr:`MemoryItem.score_type`."""
 
 MAX_SECONDS = 1e12
@@ -144,8 +144,8 @@ class MemoryItem(BaseModel):
             ``score_type`` says what it is.
         score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
             search), ``"bm25"`` (Okapi BM25 as SQLite FTS5 computes it, ``> 0``, lexical search)
-            or ``"rrf"`` (the fused score of hybrid search, see :mod:`memvault.fusion`; the name
-            is that of the reciprocal rank fusion it replaced); ``None`` without a score.
+            or ``"hybrid"`` (the fused score of hybrid search, in ``[-1, 1]``: min-max normalised
+            BM25 and cosine combined, see :mod:`memvault.fusion`); ``None`` without a score.
 
     Raises:
         pydantic.ValidationError: On construction with a field of the wrong type or a time
@@ -162,7 +162,7 @@ class MemoryItem(BaseModel):
     expires_at: float | None = Field(default=None, description="Expiry, Unix seconds (UTC).")
     score: float | None = Field(default=None, description="Search relevance, if searched.")
     score_type: ScoreType | None = Field(
-        default=None, description="What score is: 'cosine', 'bm25' or 'rrf'."
+        default=None, description="What score is: 'cosine', 'bm25' or 'hybrid'."
     )
 
     @field_validator("created_at", "updated_at", mode="before")

@@ -39,6 +39,7 @@ class RememberArgs(BaseModel):
         description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
     )
 
+
 class RecallArgs(BaseModel):
     """Arguments of ``recall``."""
 

@@ -427,7 +427,7 @@ class MemoryStore:
                     return backend.lexical(query, prefix, clauses=clauses, now=now, limit=n)
 
                 ranked = hybrid_page(dense, lexical, offset=offset, limit=limit)
-                score_type = "rrf"
+                score_type = "hybrid"
         records = backend.get([item_id for item_id, _ in ranked])
         return [
             _item(record, score, score_type)

@@ -3,7 +3,7 @@
 import pytest
 
 from memvault import FunctionEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
-from memvault.fusion import LEXICAL_WEIGHT, blend, fuse
+from memvault.fusion import LEXICAL_WEIGHT, blend
 from memvault.store import DEFAULT_SEARCH_MODE
 
 NS = ("users", "alice")
@@ -40,10 +40,10 @@ def test_hybrid_is_the_default_and_scores_are_fused_ranks(store):
     default = store.search(NS, query=query)
     assert default == store.search(NS, query=query, mode="hybrid")
     # Dense ties "job" and "tea" at the top (normalised 1); "tea" is the only lexical match
-    # (normalised 0, the lowest of a list of one) and so kept first: (1 + weight * 0 +
-    # (1 - weight) * 1) / 2.
+    # (normalised 1, the best of a list of one) and so kept first: (1 + weight * 1 +
+    # (1 - weight) * 1) / 2 = 1.
     assert default[0].key == "tea"
-    assert default[0].score == pytest.approx((1 + (1 - LEXICAL_WEIGHT)) / 2)
+    assert default[0].score == pytest.approx(1.0)
 
 
 def test_hybrid_pages_concatenate_to_the_full_ranking(store):
@@ -63,15 +63,6 @@ def test_bad_mode_is_named(store):
         store.search(NS, query="tea", mode="bm25")
 
 
-def test_fuse_adds_weighted_reciprocal_ranks():
-    fused = fuse([[("a", 0.9), ("b", 0.5)], [("c", 7.0), ("b", 3.0)]], [1.0, 2.0], k=10)
-    assert [(item_id, round(score, 4)) for item_id, score in fused] == [
-        ("b", round(1 / 12 + 2 / 12, 4)),
-        ("c", round(2 / 11, 4)),
-        ("a", round(1 / 11, 4)),
-    ]
-
-
 def test_blend_adds_normalised_scores_and_keeps_the_lexical_first_on_top():
     dense = [("a", 0.9), ("b", 0.5), ("c", 0.1)]
     lexical = [("c", 8.0), ("b", 6.0), ("d", 2.0)]
@@ -81,3 +72,8 @@ def test_blend_adds_normalised_scores_and_keeps_the_lexical_first_on_top():
     )
     # "a" (dense first) ties "c" (lexical first) on scores alone, but "c" stays first.
     assert [i for i, _ in blend(dense, lexical, weight=0.5)] == ["c", "b", "a", "d"]
+
+
+def test_a_ranking_whose_scores_are_all_equal_counts_each_as_its_best():
+    fused = dict(blend([("a", 0.5), ("b", 0.5)], [("b", 3.0)], weight=LEXICAL_WEIGHT))
+    assert fused == pytest.approx({"b": 1.0, "a": (1 - LEXICAL_WEIGHT) / 2})

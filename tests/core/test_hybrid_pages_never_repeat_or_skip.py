@@ -41,4 +41,4 @@ def test_scores_never_rise_down_the_order(store):
     found = store.search(NS, query="plum on day 12", limit=SIZE)
     scores = [i.score for i in found]
     assert scores == sorted(scores, reverse=True)
-    assert all(i.score_type == "rrf" for i in found)
+    assert all(i.score_type == "hybrid" for i in found)

@@ -9,7 +9,7 @@ NS = ("users", "alice")
 
 
 @pytest.mark.parametrize(
-    ("mode", "kind"), [("dense", "cosine"), ("lexical", "bm25"), ("hybrid", "rrf")]
+    ("mode", "kind"), [("dense", "cosine"), ("lexical", "bm25"), ("hybrid", "hybrid")]
 )
 def test_score_type_follows_the_mode(mode, kind):
     embedder = HashingEmbedder(64)

@@ -30,7 +30,7 @@ def test_documents_hold_text_and_memory_metadata(store):
     assert first.metadata["created_at"] == tea.created_at
     assert first.metadata["updated_at"] == tea.updated_at
     assert first.metadata["score_type"] == store.search(("users", "ada"), query="tea")[0].score_type
-    assert first.metadata["score_type"] in ("cosine", "bm25", "rrf")
+    assert first.metadata["score_type"] in ("cosine", "bm25", "hybrid")
     assert first.metadata["score"] > 0
     assert docs[1].metadata["namespace"] == ("users", "ada", "work")
 

@@ -26,7 +26,7 @@ def test_nodes_come_best_first_with_ids_scores_and_metadata(store):
     assert first.get_content(metadata_mode=MetadataMode.LLM) == "The user is allergic to peanuts."
     assert first.metadata["kind"] == "fact" and first.metadata["namespace"] == "users/alice"
     assert first.metadata["created_at"] > 1.7e9
-    assert first.metadata["score_type"] == "rrf"  # the store's default search is hybrid
+    assert first.metadata["score_type"] == "hybrid"  # the store's default search is hybrid
 
 
 def test_recall_says_each_thing_once(store):

@@ -38,7 +38,7 @@ def memory_document(item: MemoryItem) -> Document:
         A ``Document`` whose ``page_content`` is the memory text and whose metadata holds the
         item's other value entries, then ``key``, ``namespace`` (tuple), ``score`` (the
         search's relevance score, or ``None``), ``score_type`` (what ``score`` is:
-        ``"cosine"``, ``"bm25"`` or ``"rrf"``, see :attr:`memvault.MemoryItem.score_type`),
+        ``"cosine"``, ``"bm25"`` or ``"hybrid"``, see :attr:`memvault.MemoryItem.score_type`),
         ``created_at`` and ``updated_at`` (Unix seconds); these six names win over value
         entries of the same name.
     """

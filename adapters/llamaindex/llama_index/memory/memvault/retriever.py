@@ -38,8 +38,8 @@ class MemvaultRetriever(BaseRetriever):
     Recall's policy applies: up to ``similarity_top_k`` memories, no two saying the same thing,
     statements before stored questions. Each node's text is the memory's ``text``; its id is the
     namespace path plus the key (``"users/alice/mem-3f2a..."``); its score is what the metadata's
-    ``score_type`` says (``"cosine"`` similarity, ``"bm25"``, or ``"rrf"`` for the fused rank
-    of hybrid search; higher is better); its metadata is the value's other fields plus
+    ``score_type`` says (``"cosine"`` similarity, ``"bm25"``, or ``"hybrid"`` for the fused
+    score of hybrid search; higher is better); its metadata is the value's other fields plus
     ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (Unix seconds)
     and ``score_type``, all hidden from the LLM and the embedder.
 
