@@ -171,10 +171,10 @@ class Change:
         merge: Record ``"merge"`` instead of ``"update"`` where a live version is replaced
             (``"add"`` where none is).
         carried: Entries to write as they are (an import carries them from an export). A
-            record whose ``(namespace, key)`` has carried entries gets no entry of its own;
-            a carried entry equal to one already kept (and not repeated more often in
+            carried entry equal to one already kept (and not repeated more often in
             ``carried``) is skipped, so importing an export into its own store again adds
-            nothing.
+            nothing; a record whose key's history then ends with its value gets no entry of
+            its own.
     """
 
     source: str = "api"
@@ -188,26 +188,34 @@ def entries_of_upsert(
     *,
     now: float,
     change: Change,
+    kept: Sequence[HistoryEntry] = (),
 ) -> list[HistoryEntry]:
-    """The entries an upsert makes (carried entries not included).
+    """The entries an upsert writes: the carried ones not kept yet, then its own.
 
-    Per record: ``"expire"`` first if the version it replaces had expired at ``now``; then
-    ``"add"`` if no version live at ``now`` was replaced, else ``"update"`` (``"merge"`` with
-    ``change.merge``). Records whose key has carried entries get none.
+    Per record, its own entries are ``"expire"`` first if the version it replaces had expired
+    at ``now``; then ``"add"`` if no version live at ``now`` was replaced, else ``"update"``
+    (``"merge"`` with ``change.merge``). A record whose key's history, once the carried
+    entries are in, ends with its value (an add, update or merge to it) gets none.
 
     Args:
         records: The records written.
         previous: The versions they replace (``None`` where none), read in the same step.
         now: Unix seconds of the write.
-        change: Its source and kind.
+        change: Its source and kind, and the carried entries.
+        kept: The entries already kept for the keys of ``change.carried``, oldest first,
+            read in the same step.
 
     Returns:
-        The entries, in record order.
+        The entries to write, in order.
     """
-    carried = {(e.namespace, e.key) for e in change.carried}
-    made: list[HistoryEntry] = []
+    fresh = new_entries(change.carried, kept)
+    last: dict[tuple[Namespace, str], HistoryEntry] = {}
+    for entry in sorted([*kept, *fresh], key=lambda e: e.at):  # stable: as written
+        last[(entry.namespace, entry.key)] = entry
+    made = list(fresh)
     for record, old in zip(records, previous):
-        if (record.namespace, record.key) in carried:
+        carried = last.get((record.namespace, record.key))
+        if carried is not None and carried.after == record.value:
             continue
         if old is not None and not old.live(now):
             made.append(_gone(old, now=now, source=change.source))

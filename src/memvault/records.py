@@ -39,7 +39,6 @@ from memvault.history import (
     HistoryEntry,
     entries_of_delete,
     entries_of_upsert,
-    new_entries,
 )
 from memvault.lexical import indexed_text, match_query
 from memvault.namespace import Namespace
@@ -374,12 +373,11 @@ class RecordFile:
                 stored.append(record)
             self._queue([r.id for r in records], seq)
             self._recount(touched)
-            entries = entries_of_upsert(records, previous, now=now, change=change)
-            if change.carried:
-                keys = {(e.namespace, e.key) for e in change.carried}
-                kept = [e for ns, key in keys for e in self._history(record_id(ns, key))]
-                entries = new_entries(change.carried, kept) + entries
-            self._append_history(entries)
+            keys = {(e.namespace, e.key) for e in change.carried}
+            kept = [e for ns, key in keys for e in self._history(record_id(ns, key))]
+            self._append_history(
+                entries_of_upsert(records, previous, now=now, change=change, kept=kept)
+            )
         return stored
 
     def _append_history(self, entries: Iterable[HistoryEntry]) -> None:

@@ -99,8 +99,8 @@ class Backend(Protocol):
         Reading the version replaced and writing the new one is one step per key (no other
         writer, thread or process, comes between): a record replacing one live at ``now``
         keeps its ``created_at``. The same step writes the history entries of
-        :func:`~memvault.history.entries_of_upsert` and the carried entries not kept yet
-        (:func:`~memvault.history.new_entries`).
+        :func:`~memvault.history.entries_of_upsert`, given the entries kept for the keys of
+        ``change.carried`` (read in that step too).
 
         Args:
             records: Distinct ids; none at all (and nothing carried) writes nothing.

@@ -59,7 +59,6 @@ from memvault.history import (
     HistoryEntry,
     entries_of_delete,
     entries_of_upsert,
-    new_entries,
 )
 from memvault.namespace import Namespace
 
@@ -178,11 +177,15 @@ class ChromaServerBackend:
             )
             for r, old in zip(records, previous)
         ]
-        entries = entries_of_upsert(records, previous, now=now, change=change)
-        if change.carried:
-            keys = {(e.namespace, e.key) for e in change.carried}
-            kept = [e for namespace, key in keys for e in self.history(namespace, key)]
-            entries = new_entries(change.carried, kept) + entries
+        carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
+        kept = [
+            entry
+            for start in range(0, len(carried), 100)
+            for entry in _ordered(
+                self._history_pages({"mv.id": {"$in": carried[start : start + 100]}})
+            )
+        ]
+        entries = entries_of_upsert(records, previous, now=now, change=change, kept=kept)
         logged = self._log(entries)
         try:
             self._write(stored, embeddings, previous)
