@@ -51,6 +51,7 @@ from memvault.errors import (
     StoreDamagedError,
 )
 from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, parse_facts
+from memvault.history import HistoryEntry
 from memvault.items import MemoryItem
 from memvault.memory_tools import MEMORY_TOOLS, MemoryToolSpec, arun_memory_tool, run_memory_tool
 from memvault.minilm import MiniLMEmbedder
@@ -113,6 +114,7 @@ __all__ = [
     "FactExtractor",
     "FunctionEmbedder",
     "HashingEmbedder",
+    "HistoryEntry",
     "ImportFormatError",
     "InMemoryBackend",
     "InvalidArgumentError",

@@ -15,6 +15,7 @@ damaged store) is one line too, ``error: <type>: <message>``, with status 1.
 
 from __future__ import annotations
 
+import datetime
 import enum
 import importlib.metadata
 import json
@@ -244,7 +245,12 @@ def ingest(
         disable=not err.is_terminal,
     )
     for batch in progress:
-        store.put_many(target, [(t.key, t.value()) for t in batch], timestamp=batch[0].timestamp)
+        store.put_many(
+            target,
+            [(t.key, t.value()) for t in batch],
+            timestamp=batch[0].timestamp,
+            source="turn",
+        )
     source = source_id(file)
     _done(
         {"ingested": len(turns), "namespace": namespace, "source": source},
@@ -347,8 +353,48 @@ def forget(
     store, where = _existing(path), parse_namespace_path(namespace)
     if store.get(where, key) is None:
         raise _absent(key, namespace)
-    store.delete(where, key)
+    store.delete(where, key, source="cli")
     _done({"forgotten": key, "namespace": namespace}, as_json, f"forgot {key} in {namespace}")
+
+
+def _time(seconds: float) -> str:
+    """Unix seconds as ISO 8601 UTC, to the second (``2026-11-03T09:15:02Z``)."""
+    moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _text(value: dict[str, Any] | None) -> str:
+    """A value as history shows it: its text, quoted, or ``-`` for none."""
+    return "-" if value is None else json.dumps(value.get("text"), ensure_ascii=False)
+
+
+@app.command()
+def history(
+    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
+) -> None:
+    """Show every change to one memory, oldest first (exit status 1 if it has none).
+
+    One line per change: time (UTC), event (add, update, merge, delete, expire), source, and
+    the text before -> after. A deleted memory's history is shown too. The memory must be in
+    exactly that namespace, not below it.
+    """
+    entries = _existing(path).history(parse_namespace_path(namespace), key)
+    if not entries:
+        _error(f"no history of {key!r} in {namespace}")
+        raise typer.Exit(1)
+    if as_json:
+        rows = [
+            {**entry.to_json(), "namespace": namespace, "time": _time(entry.at)}
+            for entry in entries
+        ]
+        out.print_json(json.dumps(rows, ensure_ascii=False))
+        return
+    for entry in entries:
+        out.print(
+            f"{_time(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
+            f"{_text(entry.before)} -> {_text(entry.after)}",
+            markup=False,
+        )
 
 
 @app.command("export")

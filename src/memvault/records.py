@@ -4,13 +4,16 @@ One SQLite database holds, per record: its id, namespace, key, value (JSON), tim
 embedding (float32, unit length); an FTS5 index of its text for BM25 search (Robertson et al.,
 TREC-3, 1994; FTS5's ``bm25()``, Porter-stemmed, accent-folded ``unicode61`` words); a table of
 namespaces with their item counts; an **outbox** of the ids whose change the vector index has
-not applied yet; a **quarantine** of ids the vector index refused; and ``meta`` (the store's
-settings and the index generation).
+not applied yet; a **quarantine** of ids the vector index refused; ``meta`` (the store's
+settings and the index generation); and the **history** of every key (one row per change:
+record id, time, event, source, value before and after as JSON), which outlives the records.
 
 Every write is one SQLite transaction (``BEGIN IMMEDIATE``, WAL journal): records, FTS rows,
-namespace counts and outbox rows land together or not at all, across threads, processes and
-crashes. Reading the version a write replaces happens inside that transaction, so two writers
-of one key never interleave. See ``docs/architecture.md``.
+namespace counts, outbox rows and history rows land together or not at all, across threads,
+processes and crashes. Reading the version a write replaces happens inside that transaction,
+so two writers of one key never interleave. The ``history`` table came without a schema bump
+(``CREATE TABLE IF NOT EXISTS``): a record file written before it opens as it is and starts
+keeping history. See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -20,15 +23,23 @@ import hashlib
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record, Vectors
+from memvault.backends.base import Clauses, Ranked, Record, Vectors, record_id
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import matches
+from memvault.history import (
+    Change,
+    HistoryEntry,
+    entries_of_delete,
+    entries_of_upsert,
+)
 from memvault.lexical import indexed_text, match_query
 from memvault.namespace import Namespace
 
@@ -60,6 +71,18 @@ CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine (id TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 DROP TABLE IF EXISTS pending;
+CREATE TABLE IF NOT EXISTS history (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    at REAL NOT NULL,
+    event TEXT NOT NULL,
+    source TEXT NOT NULL,
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX IF NOT EXISTS history_by_id ON history (id, at, seq);
+CREATE INDEX IF NOT EXISTS history_by_ns ON history (ns);
 """
 _COLUMNS = {
     "items": {
@@ -78,6 +101,7 @@ _COLUMNS = {
     "outbox": {"id", "seq"},
     "quarantine": {"id", "reason"},
     "meta": {"name", "value"},
+    "history": {"seq", "id", "ns", "at", "event", "source", "before", "after"},
 }
 _CHUNK = 500
 BUSY_TIMEOUT = 60.0
@@ -135,6 +159,25 @@ def _record(row: Sequence[Any]) -> Record:
 
 
 _RECORD_COLUMNS = "i.namespace, i.key, i.value, i.created, i.updated, i.expires"
+_HISTORY_COLUMNS = "id, event, at, before, after, source"
+
+
+def _entry(row: Sequence[Any]) -> HistoryEntry:
+    item_id, event, at, before, after, source = row
+    *namespace, key = json.loads(item_id)
+    return HistoryEntry(
+        namespace=tuple(namespace),
+        key=key,
+        event=event,
+        at=at,
+        before=None if before is None else json.loads(before),
+        after=None if after is None else json.loads(after),
+        source=source,
+    )
+
+
+def _json(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
 class RecordFile:
@@ -289,13 +332,19 @@ class RecordFile:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def upsert(self, records: Sequence[Record], vectors: np.ndarray, *, now: float) -> list[Record]:
-        """Write records in one transaction, keeping ``created_at`` of live replaced versions.
+    def upsert(
+        self, records: Sequence[Record], vectors: np.ndarray, *, now: float, change: Change
+    ) -> list[Record]:
+        """Write records and their history in one transaction.
+
+        A live replaced version lends its ``created_at``; history entries are those of
+        :func:`~memvault.history.entries_of_upsert` and the carried entries not kept yet.
 
         Args:
             records: Distinct ids.
             vectors: Unit-length float32 embeddings, shape ``(len(records), dim)``.
             now: Unix seconds; a replaced version live then lends its ``created_at``.
+            change: The write's source and kind, and carried history.
 
         Returns:
             The records as stored.
@@ -304,29 +353,56 @@ class RecordFile:
         with self._use(), self._transaction():
             seq = self._next_seq()
             touched: set[str] = set()
+            previous: list[Record | None] = []
             for record, vector in zip(records, vectors):
-                old = self._db.execute(
-                    "SELECT rowid, ns, created, expires FROM items WHERE id = ?", (record.id,)
+                old_row = self._db.execute(
+                    f"SELECT i.rowid, i.ns, {_RECORD_COLUMNS} FROM items i WHERE i.id = ?",
+                    (record.id,),
                 ).fetchone()
-                if old is not None:
-                    if old[3] is None or old[3] > now:
-                        record = Record(
-                            namespace=record.namespace,
-                            key=record.key,
-                            value=record.value,
-                            created_at=old[2],
-                            updated_at=record.updated_at,
-                            expires_at=record.expires_at,
-                        )
-                    self._db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
-                    self._db.execute("DELETE FROM items WHERE rowid = ?", (old[0],))
-                    touched.add(old[1])
+                old = None if old_row is None else _record(old_row[2:])
+                previous.append(old)
+                if old_row is not None:
+                    assert old is not None
+                    if old.live(now):
+                        record = replace(record, created_at=old.created_at)
+                    self._db.execute("DELETE FROM docs WHERE rowid = ?", (old_row[0],))
+                    self._db.execute("DELETE FROM items WHERE rowid = ?", (old_row[0],))
+                    touched.add(old_row[1])
                 self._insert(record, vector)
                 touched.add(ns_key(record.namespace))
                 stored.append(record)
             self._queue([r.id for r in records], seq)
             self._recount(touched)
+            keys = {(e.namespace, e.key) for e in change.carried}
+            kept = [e for ns, key in keys for e in self._history(record_id(ns, key))]
+            self._append_history(
+                entries_of_upsert(records, previous, now=now, change=change, kept=kept)
+            )
         return stored
+
+    def _append_history(self, entries: Iterable[HistoryEntry]) -> None:
+        self._db.executemany(
+            "INSERT INTO history (id, ns, at, event, source, before, after) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    record_id(e.namespace, e.key),
+                    ns_key(e.namespace),
+                    e.at,
+                    e.event,
+                    e.source,
+                    _json(e.before),
+                    _json(e.after),
+                )
+                for e in entries
+            ],
+        )
+
+    def _history(self, item_id: str) -> list[HistoryEntry]:
+        rows = self._db.execute(
+            f"SELECT {_HISTORY_COLUMNS} FROM history WHERE id = ? ORDER BY at, seq", (item_id,)
+        )
+        return [_entry(row) for row in rows]
 
     def _insert(self, record: Record, vector: np.ndarray | None) -> None:
         cursor = self._db.execute(
@@ -349,22 +425,34 @@ class RecordFile:
             (cursor.lastrowid, _scope(record.namespace), indexed_text(record.value)),
         )
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id in one transaction; absent ids are ignored."""
+    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+        """Delete records by id, with their history entries, in one transaction.
+
+        Absent ids are ignored; see :func:`~memvault.history.entries_of_delete`.
+
+        Args:
+            ids: Record ids.
+            now: Unix seconds; a record expired then gets ``"expire"``, else ``"delete"``.
+            source: Who deletes.
+        """
         with self._use(), self._transaction():
             touched = set()
             present = []
-            for record_id in ids:
+            previous = []
+            for item_id in ids:
                 row = self._db.execute(
-                    "SELECT rowid, ns FROM items WHERE id = ?", (record_id,)
+                    f"SELECT i.rowid, i.ns, {_RECORD_COLUMNS} FROM items i WHERE i.id = ?",
+                    (item_id,),
                 ).fetchone()
                 if row is not None:
                     self._db.execute("DELETE FROM docs WHERE rowid = ?", row[:1])
                     self._db.execute("DELETE FROM items WHERE rowid = ?", row[:1])
                     touched.add(row[1])
-                    present.append(record_id)
+                    present.append(item_id)
+                    previous.append(_record(row[2:]))
             self._queue(present, self._next_seq())
             self._recount(touched)
+            self._append_history(entries_of_delete(previous, now=now, source=source))
 
     def _next_seq(self) -> int:
         seq = int(self._meta("seq") or 0) + 1
@@ -393,6 +481,12 @@ class RecordFile:
     def rebuild(self, source: Iterable[tuple[Record, Sequence[float]]], *, generation: int) -> int:
         """Replace every record with those of ``source`` (e.g. a vector index's copies).
 
+        The history this file holds is kept (none if the file was started anew) and brought in
+        step with the records, with source ``"restore"`` at the current time: ``"add"`` for a
+        record whose key has no history or whose last entry removed it, ``"update"`` for one
+        whose last entry holds another value, ``"delete"`` for a key whose last entry left it
+        in place but that ``source`` lacks. The changes between are lost with the file.
+
         Args:
             source: ``(record, embedding)`` pairs.
             generation: The index generation the source is at.
@@ -411,8 +505,36 @@ class RecordFile:
                 count += self._append(chunk)
                 chunk = []
         count += self._append(chunk)
+        self._restore_history(time.time())
         self.mark_built(generation)
         return count
+
+    def _restore_history(self, now: float) -> None:
+        """Bring the history in step with the records after :meth:`rebuild` (see there)."""
+        with self._use(), self._transaction():
+            last = {
+                row[0]: (row[1], row[2])
+                for row in self._db.execute(
+                    "SELECT h.id, h.event, h.after FROM history h WHERE h.seq = (SELECT g.seq "
+                    "FROM history g WHERE g.id = h.id ORDER BY g.at DESC, g.seq DESC LIMIT 1)"
+                )
+            }
+            entries = []
+            for row in self._db.execute(f"SELECT i.id, {_RECORD_COLUMNS} FROM items i"):
+                record = _record(row[1:])
+                event, after = last.pop(row[0], (None, None))
+                if event is None or event in ("delete", "expire"):
+                    entries.append(_restored(record, "add", None, record.value, now))
+                elif json.loads(after) != record.value:
+                    entries.append(
+                        _restored(record, "update", json.loads(after), record.value, now)
+                    )
+            for item_id, (event, after) in last.items():
+                if event not in ("delete", "expire"):
+                    *namespace, key = json.loads(item_id)
+                    gone = Record(tuple(namespace), key, json.loads(after), now, now, None)
+                    entries.append(_restored(gone, "delete", gone.value, None, now))
+            self._append_history(entries)
 
     def _append(self, pairs: list[tuple[Record, Sequence[float]]]) -> int:
         if not pairs:
@@ -563,6 +685,29 @@ class RecordFile:
             if len(rows) < 2000:
                 return
             last = rows[-1][0]
+
+    def history(self, item_id: str) -> list[HistoryEntry]:
+        """Every change to the record ``item_id``, oldest first (by ``at``, then as written)."""
+        with self._use():
+            return self._history(item_id)
+
+    def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        """The history of every key under ``prefix``, by record id, each key oldest first."""
+        sql = f"SELECT {_HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?)"
+        params: list[Any] = []
+        if prefix:
+            key = ns_key(prefix)
+            sql += " AND ns >= ? AND ns < ?"
+            params += [key, key + "\U0010ffff"]
+        sql += " ORDER BY id, at, seq LIMIT 2000"
+        after: tuple[str, float, int] = ("", float("-inf"), -1)
+        while True:
+            with self._use():
+                rows = self._db.execute(sql, [*after, *params]).fetchall()
+            yield from (_entry(row[:6]) for row in rows)
+            if len(rows) < 2000:
+                return
+            after = (rows[-1][0], rows[-1][2], rows[-1][6])
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
@@ -721,6 +866,16 @@ class RecordFile:
         with self._lock:
             self.closed = True
             self._db.close()
+
+
+def _restored(
+    record: Record,
+    event: Any,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    now: float,
+) -> HistoryEntry:
+    return HistoryEntry(record.namespace, record.key, event, now, before, after, "restore")
 
 
 class _Transaction:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from memvault.errors import (
 )
 from memvault.filters import Filter, normalize_filter
 from memvault.fusion import hybrid_page
+from memvault.history import Change, HistoryEntry, validate_source
 from memvault.items import (
     MAX_SECONDS,
     MemoryItem,
@@ -75,6 +76,15 @@ def _item(
         expires_at=record.expires_at,
         score=score,
         score_type=score_type if score is not None else None,
+    )
+
+
+def _merging(event: Any) -> bool:
+    """Whether a write's ``event`` asks for ``"merge"`` (``None``: add or update)."""
+    if event is None or event == "merge":
+        return event == "merge"
+    raise InvalidArgumentError(
+        f"event must be None (add or update, as found) or 'merge', got {event!r:.80}"
     )
 
 
@@ -257,9 +267,17 @@ class MemoryStore:
     # -- writes ---------------------------------------------------------------------------
 
     def put(
-        self, namespace: Namespace, key: str, value: dict[str, Any], /, *, ttl: Any = NOT_GIVEN
+        self,
+        namespace: Namespace,
+        key: str,
+        value: dict[str, Any],
+        /,
+        *,
+        ttl: Any = NOT_GIVEN,
+        source: str = "api",
+        event: Literal["merge"] | None = None,
     ) -> MemoryItem:
-        """Insert or replace (upsert) one item.
+        """Insert or replace (upsert) one item, and record the change in its history.
 
         Args:
             namespace: E.g. ``("users", "alice")``.
@@ -267,16 +285,22 @@ class MemoryStore:
             value: A dict with a non-empty ``"text"`` (embedded); the other entries are kept
                 exactly (any JSON: nested dicts, lists, None).
             ttl: Seconds until the item expires; ``None`` never; default the store's ``ttl``.
+            source: Who writes, kept in the history (see :meth:`history`): ``"api"``
+                (default), ``"tool"``, ``"extractor"``, ``"turn"``, ... a lower-case
+                identifier of 1-32 characters.
+            event: ``None`` records ``"add"`` where no live item was there, else
+                ``"update"``; ``"merge"`` records ``"merge"`` (an update that merged a
+                duplicate into this item), or ``"add"`` where no live item was there.
 
         Returns:
             The stored item. Overwriting keeps ``created_at`` and moves ``updated_at``.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError: On
-                bad input; nothing is written.
+                bad input (``source`` and ``event`` too); nothing is written.
             EmbedderError: If the embedder fails; nothing is written.
         """
-        return self.put_many(namespace, [(key, value)], ttl=ttl)[0]
+        return self.put_many(namespace, [(key, value)], ttl=ttl, source=source, event=event)[0]
 
     def put_many(
         self,
@@ -286,11 +310,13 @@ class MemoryStore:
         *,
         ttl: Any = NOT_GIVEN,
         timestamp: float | None = None,
+        source: str = "api",
+        event: Literal["merge"] | None = None,
     ) -> list[MemoryItem]:
         """Upsert several items in one namespace with one embedding call and one write.
 
         All or nothing: every input is checked and embedded before anything is written, and
-        the write is one transaction, whatever the number of items.
+        the write (history included) is one transaction, whatever the number of items.
 
         Args:
             namespace: E.g. ``("users", "alice")``.
@@ -299,7 +325,10 @@ class MemoryStore:
             ttl: As in :meth:`put`, for every item; counted from now.
             timestamp: Unix seconds to record as the items' ``updated_at`` (and ``created_at``
                 of new keys) instead of now, e.g. when loading a past conversation, so that
-                recency order follows when things were said.
+                recency order follows when things were said. The history entries are at now.
+            source: As in :meth:`put`, for every item.
+            event: As in :meth:`put`, for every item (``"add"`` or ``"update"`` per item by
+                default).
 
         Returns:
             The stored items, one per distinct key, in first-seen key order.
@@ -311,6 +340,7 @@ class MemoryStore:
         """
         namespace = validate_namespace(namespace)
         expires_in = self.ttl if ttl is NOT_GIVEN else validate_ttl(ttl)
+        change = Change(source=validate_source(source), merge=_merging(event))
         batch = validate_items(items)
         written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
         if not batch:
@@ -328,20 +358,56 @@ class MemoryStore:
             )
             for key, value in batch.items()
         ]
-        return [_item(r) for r in self._write(records, now)]
+        return [_item(r) for r in self._write(records, now, change)]
 
-    def _write(self, records: list[Record], now: float) -> list[Record]:
-        """Embed records and write them in one backend write (all or nothing)."""
-        vectors = self._embed([indexed_text(r.value) for r in records])
-        return self.backend.upsert(records, vectors, now=now)
+    def _write(self, records: list[Record], now: float, change: Change) -> list[Record]:
+        """Embed records and write them with their history in one backend write."""
+        vectors: Any = self._embed([indexed_text(r.value) for r in records]) if records else []
+        return self.backend.upsert(records, vectors, now=now, change=change)
 
-    def delete(self, namespace: Namespace, key: str, /) -> None:
+    def delete(self, namespace: Namespace, key: str, /, *, source: str = "api") -> None:
         """Delete one item; deleting an absent key does nothing.
+
+        The history records ``"delete"`` (``"expire"`` if the item had expired but was still
+        on disk) and is kept after the item is gone.
+
+        Args:
+            namespace: The item's namespace, exactly.
+            key: Its key.
+            source: Who deletes, kept in the history (see :meth:`put`).
+
+        Raises:
+            InvalidNamespaceError, InvalidKeyError, InvalidArgumentError: On a bad namespace,
+                key or source.
+        """
+        item_id = record_id(validate_namespace(namespace), validate_key(key))
+        source = validate_source(source)
+        self.backend.delete([item_id], now=self._clock(), source=source)
+
+    def history(self, namespace: Namespace, key: str, /) -> list[HistoryEntry]:
+        """Every change to one item, oldest first: add, update, merge, delete, expire.
+
+        The history of a deleted item is kept (and goes on if the key is written again).
+        Only ``namespace`` exactly is read, never a namespace above or below it.
+
+        Args:
+            namespace: The item's namespace, e.g. ``("users", "alice")``.
+            key: Its key.
+
+        Returns:
+            :class:`~memvault.HistoryEntry` objects by ``at`` (Unix seconds), entries of one
+            time in the order they were written; ``[]`` for a key never written.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError: On a bad namespace or key.
+
+        Example:
+            >>> store.put(("users", "alice"), "tea", {"text": "likes tea"})  # doctest: +SKIP
+            >>> [e.event for e in store.history(("users", "alice"), "tea")]  # doctest: +SKIP
+            ['add']
         """
-        self.backend.delete([record_id(validate_namespace(namespace), validate_key(key))])
+        namespace, key = validate_namespace(namespace), validate_key(key)
+        return self.backend.history(namespace, key)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -497,8 +563,10 @@ class MemoryStore:
         Raises:
             InvalidArgumentError: If ``max_age`` is not a positive number.
         """
+        return self._expired(max_age, self._clock())
+
+    def _expired(self, max_age: float | None, now: float) -> list[MemoryItem]:
         age = validate_ttl(max_age, "max_age")
-        now = self._clock()
         doomed = [
             r
             for r in self.backend.scan((), now=None)
@@ -510,6 +578,9 @@ class MemoryStore:
     def cleanup(self, max_age: float | None = None) -> int:
         """Delete expired items from disk (and with ``max_age``, items not updated for that long).
 
+        Each one's history records ``"expire"`` (at its expiry time) for an expired item, or
+        ``"delete"`` for one removed by ``max_age``, with source ``"cleanup"``.
+
         Args:
             max_age: Seconds; items whose ``updated_at`` is older than ``now - max_age`` go too.
 
@@ -519,19 +590,22 @@ class MemoryStore:
         Raises:
             InvalidArgumentError: If ``max_age`` is not a positive number.
         """
-        doomed = [record_id(item.namespace, item.key) for item in self.expired(max_age)]
+        now = self._clock()
+        doomed = [record_id(item.namespace, item.key) for item in self._expired(max_age, now)]
         if doomed:
-            self.backend.delete(doomed)
+            self.backend.delete(doomed, now=now, source="cleanup")
         return len(doomed)
 
     def export_jsonl(self, path: str | Path, /, namespace_prefix: Namespace = ()) -> int:
-        """Write live items to a JSON Lines file, sorted by namespace and key.
+        """Write live items and the history of every key to a JSON Lines file.
 
-        One :class:`MemoryItem` (without score) a line.
+        One :class:`MemoryItem` (without score) a line, sorted by namespace and key; then one
+        history entry a line (``"kind": "history"``), key by key, each key's oldest first,
+        for every key under the prefix, deleted ones too (see :mod:`memvault.transfer`).
 
         Args:
             path: File to write (replaced if it exists).
-            namespace_prefix: Only items at or below this namespace.
+            namespace_prefix: Only items and history at or below this namespace.
 
         Returns:
             How many items were written.
@@ -541,13 +615,16 @@ class MemoryStore:
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
         records = sorted(self.backend.scan(prefix, now=self._clock()), key=lambda r: r.id)
-        return write_jsonl(records, path)
+        return write_jsonl(records, path, self.backend.history_under(prefix))
 
     def import_jsonl(self, path: str | Path, /) -> int:
-        """Read items written by :meth:`export_jsonl`, keeping their times and TTLs.
+        """Read items and history written by :meth:`export_jsonl`, keeping times and TTLs.
 
         All or nothing: every line is checked and embedded before one write. Texts are
-        embedded with this store's embedder; items already expired are skipped.
+        embedded with this store's embedder; items already expired are skipped. History
+        entries are kept as they were (an entry already kept is not added twice); an item
+        that comes without history gets an ``"add"`` or ``"update"`` entry with source
+        ``"import"``. A file of items alone (an older export) imports as it did.
 
         Args:
             path: The JSON Lines file.
@@ -556,14 +633,16 @@ class MemoryStore:
             How many items were written.
 
         Raises:
-            ImportFormatError: If the file is missing or a line is not a valid item (the message
-                names the line).
+            ImportFormatError: If the file is missing or a line is not a valid item or history
+                entry (the message names the line).
             EmbedderError: If the embedder fails; nothing is written.
         """
         now = self._clock()
-        records = [r for r in read_jsonl(path) if r.live(now)]
-        if records:
-            self._write(records, now)
+        exported = read_jsonl(path)
+        records = [r for r in exported.records if r.live(now)]
+        change = Change(source="import", carried=tuple(exported.history))
+        if records or change.carried:
+            self._write(records, now, change)
         return len(records)
 
     def close(self) -> None:
@@ -585,6 +664,7 @@ class MemoryStore:
     aput = async_twin(put)
     aput_many = async_twin(put_many)
     adelete = async_twin(delete)
+    ahistory = async_twin(history)
     aget = async_twin(get)
     asearch = async_twin(search)
     alist_namespaces = async_twin(list_namespaces)

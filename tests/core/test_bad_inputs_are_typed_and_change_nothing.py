@@ -103,6 +103,23 @@ def run(coroutine):
     return asyncio.run(coroutine)
 
 
+HISTORY_LINE = {
+    "kind": "history",
+    "namespace": ["users", "alice"],
+    "key": "tea",
+    "event": "update",
+    "at": 5.0,
+    "before": {"text": "x"},
+    "after": {"text": "y"},
+    "source": "api",
+}
+
+
+def history_line(**fields) -> str:
+    """One history line of an export file with ``fields`` replaced."""
+    return json.dumps({**HISTORY_LINE, **fields})
+
+
 p = pytest.param
 
 PYTHON_CASES = [
@@ -201,6 +218,59 @@ PYTHON_CASES = [
     p(lambda c: c.store.delete(None, "tea"), id="delete namespace None"),
     p(lambda c: c.store.delete(ALICE, 5), id="delete key int"),
     p(lambda c: c.store.delete(ALICE, LONG), id="delete key of 2,000 chars"),
+    # -- history and sources -----------------------------------------------------------------
+    p(lambda c: c.store.put(ALICE, "k", TEA, source=""), id="put source empty"),
+    p(lambda c: c.store.put(ALICE, "k", TEA, source="API"), id="put source upper case"),
+    p(lambda c: c.store.put(ALICE, "k", TEA, source=None), id="put source None"),
+    p(lambda c: c.store.put(ALICE, "k", TEA, source="x" * 33), id="put source of 33 chars"),
+    p(lambda c: c.store.put(ALICE, "k", TEA, source="my tool"), id="put source with a space"),
+    p(lambda c: c.store.put(ALICE, "tea", TEA, event="update"), id="put event update"),
+    p(lambda c: c.store.put(ALICE, "tea", TEA, event="delete"), id="put event delete"),
+    p(lambda c: c.store.put_many(ALICE, [("k", TEA)], source=5), id="put_many source int"),
+    p(lambda c: c.store.delete(ALICE, "tea", source="Tool"), id="delete source upper case"),
+    p(lambda c: c.store.delete(ALICE, "tea", source=""), id="delete source empty"),
+    p(lambda c: c.store.history("users", "tea"), id="history namespace str"),
+    p(lambda c: c.store.history((), "tea"), id="history namespace empty"),
+    p(lambda c: c.store.history(FIVE_THOUSAND, "tea"), id="history namespace 5,000 segments"),
+    p(lambda c: c.store.history(ALICE, None), id="history key None"),
+    p(lambda c: c.store.history(ALICE, LONG), id="history key of 2,000 chars"),
+    p(lambda c: c.store.history(ALICE, "k\udc00"), id="history key lone surrogate"),
+    p(lambda c: run(c.store.ahistory(ALICE, 5)), id="ahistory key int"),
+    p(lambda c: run(c.store.aput(ALICE, "k", TEA, source="-")), id="aput source dash"),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(event="edit"))),
+        id="import history event unknown",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(event="add"))),
+        id="import history add with a before",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(after=None))),
+        id="import history update without after",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(source="An API"))),
+        id="import history source bad",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(at=-1))),
+        id="import history at negative",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), history_line(namespace=[]))),
+        id="import history namespace empty",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(
+            c.lines(import_line(), history_line(after={"text": "x", "n": BIG}))
+        ),
+        id="import history after 401-digit int",
+    ),
+    p(
+        lambda c: c.store.import_jsonl(c.lines(import_line(), '{"kind": "history", "key": "tea"}')),
+        id="import history line missing fields",
+    ),
     # -- search ------------------------------------------------------------------------------
     p(lambda c: c.store.search("users"), id="search prefix str"),
     p(lambda c: c.store.search(FIVE_THOUSAND), id="search prefix of 5,000 segments"),
@@ -566,6 +636,11 @@ CLI_CASES = [
     p(["list", "--limit", "abc"], "", 2, id="list limit abc"),
     p(["get", "x" * 2000, "-n", "users/alice"], "", 1, id="get key 2,000 chars"),
     p(["forget", "absent", "-n", "users/alice"], "", 1, id="forget absent key"),
+    p(["history", "absent", "-n", "users/alice"], "", 1, id="history of an absent key"),
+    p(["history", "x" * 2000, "-n", "users/alice"], "", 1, id="history key 2,000 chars"),
+    p(["history", "tea", "-n", "/".join(FIVE_THOUSAND)], "", 1, id="history ns 5,000"),
+    p(["history", "tea"], "", 2, id="history without a namespace"),
+    p(["import", "{file}"], history_line(event="edit"), 1, id="import history event unknown"),
     p(["export", "{folder}/no/x.jsonl"], "", 1, id="export to a missing folder"),
     p(["cleanup", "--max-age", "nan"], "", 2, id="cleanup max-age nan"),
     p(["cleanup", "--max-age", "inf"], "", 2, id="cleanup max-age inf"),

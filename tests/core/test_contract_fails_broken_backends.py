@@ -28,9 +28,17 @@ class DotProduct(InMemoryBackend):
 class NewCreatedAt(InMemoryBackend):
     """Forgets the created_at of the version it replaces."""
 
-    def upsert(self, records, embeddings, *, now):
-        self.delete([r.id for r in records])
-        return super().upsert(records, embeddings, now=now)
+    def upsert(self, records, embeddings, *, now, change):
+        self.delete([r.id for r in records], now=now, source=change.source)
+        return super().upsert(records, embeddings, now=now, change=change)
+
+
+class ForgetsCarriedHistory(InMemoryBackend):
+    """Drops the history an import carries."""
+
+    def upsert(self, records, embeddings, *, now, change):
+        change = dataclasses.replace(change, carried=())
+        return super().upsert(records, embeddings, now=now, change=change)
 
 
 class CountsExpired(InMemoryBackend):
@@ -80,6 +88,11 @@ class TestTiesInReverse(BackendTests):
 class TestStringPrefix(BackendTests):
     def make_backend(self):
         return StringPrefix()
+
+
+class TestForgetsCarriedHistory(BackendTests):
+    def make_backend(self):
+        return ForgetsCarriedHistory()
 '''
 
 EXPECTED = {  # tests each broken backend must fail
@@ -95,6 +108,7 @@ EXPECTED = {  # tests each broken backend must fail
     },
     "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
+    "TestForgetsCarriedHistory": {"test_carried_history_is_written_once_as_given"},
 }
 
 

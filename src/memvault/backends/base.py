@@ -28,6 +28,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from memvault.history import Change, HistoryEntry
 from memvault.namespace import Namespace
 
 Clauses = list[tuple[str, str, Any]]
@@ -78,6 +79,11 @@ class Backend(Protocol):
     come from :func:`memvault.filters.normalize_filter` and are applied inside the query,
     before ``limit`` and ``offset``. A write is all or nothing, also across a crash.
 
+    A backend keeps the history of every key (:class:`~memvault.history.HistoryEntry`): each
+    write records its changes with the records it writes, in the same step (the version it
+    replaces is read there anyway), using :func:`~memvault.history.entries_of_upsert` and
+    :func:`~memvault.history.entries_of_delete`. History outlives the records it describes.
+
     Attributes:
         search_modes: The query modes :meth:`dense` and :meth:`lexical` serve: ``"dense"``
             always; ``"lexical"`` (and so ``"hybrid"``) where the backend keeps a BM25 index.
@@ -85,25 +91,55 @@ class Backend(Protocol):
 
     search_modes: tuple[SearchMode, ...]
 
-    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
-        """Insert or replace records by id, all or nothing, one key at a time.
+    def upsert(
+        self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
+    ) -> list[Record]:
+        """Insert or replace records by id, all or nothing, one key at a time, with history.
 
         Reading the version replaced and writing the new one is one step per key (no other
         writer, thread or process, comes between): a record replacing one live at ``now``
-        keeps its ``created_at``.
+        keeps its ``created_at``. The same step writes the history entries of
+        :func:`~memvault.history.entries_of_upsert`, given the entries kept for the keys of
+        ``change.carried`` (read in that step too).
 
         Args:
-            records: Distinct ids; none at all writes nothing.
+            records: Distinct ids; none at all (and nothing carried) writes nothing.
             embeddings: Shape ``(len(records), dim)``.
             now: Unix seconds.
+            change: The write's source and kind, and history carried by an import.
 
         Returns:
             The records as stored (``created_at`` kept where it applies), in the same order.
         """
         ...
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id, all or nothing; absent ids are ignored."""
+    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+        """Delete records by id, all or nothing, with history; absent ids are ignored.
+
+        Records ``"delete"`` for each record live at ``now`` and ``"expire"`` for each
+        expired one (:func:`~memvault.history.entries_of_delete`), in the same step.
+
+        Args:
+            ids: Record ids.
+            now: Unix seconds.
+            source: Who deletes (e.g. ``"api"``, ``"cleanup"``).
+        """
+        ...
+
+    def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
+        """Every change to ``(namespace, key)`` (that namespace exactly), oldest first.
+
+        Oldest by ``at``; entries of one ``at`` in the order they were written. A deleted
+        record's history is kept.
+        """
+        ...
+
+    def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        """The history of every key under ``prefix`` (deleted ones too), for an export.
+
+        Key by key (in no set order of keys), each key's entries oldest first, as
+        :meth:`history` gives them.
+        """
         ...
 
     def get(self, ids: Sequence[str]) -> list[Record | None]:

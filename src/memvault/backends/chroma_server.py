@@ -5,18 +5,39 @@ The server's collection is the system of record: each record lives in its metada
 read goes to the server, so a store sees what other machines wrote as soon as the server has
 it. There is no BM25 index on a server (it would be a file on one machine), so the only search
 mode is ``"dense"``.
+
+History lives on the server too, in a second collection beside the records,
+``<collection>__history``: one entry per change, each with a 1-dimension dummy embedding (the
+collection is never queried by vector), metadata ``mv.id`` (the record id), ``mv.ns.<depth>``
+(namespace prefixes, as records have them) and ``mv.entry`` (the entry as JSON, with an
+``order``: nanoseconds of the writer's clock, strictly increasing within a process, that
+orders entries of one ``at``). Chroma writes one collection per request, so a write is two
+steps: the history entries first, then the records; if the records' write fails, the entries
+are deleted again. A crash of the writer between the two leaves entries of a change that never
+landed (never a change without its entries).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import time
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record, SearchMode, Vector, Vectors
+from memvault.backends.base import (
+    Clauses,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    Vectors,
+    record_id,
+)
 from memvault.backends.chroma import DEFAULT_COLLECTION
 from memvault.backends.chroma_schema import (
     PAGE,
@@ -33,7 +54,18 @@ from memvault.errors import (
     MemvaultError,
     StoreClosedError,
 )
+from memvault.history import (
+    Change,
+    HistoryEntry,
+    entries_of_delete,
+    entries_of_upsert,
+)
 from memvault.namespace import Namespace
+
+HISTORY_SUFFIX = "__history"
+"""Appended to a collection's name to name the collection of its history."""
+_DUMMY = [1.0]
+"""The embedding of every history entry: the history collection is read by id and metadata."""
 
 
 class ChromaServerBackend:
@@ -45,7 +77,8 @@ class ChromaServerBackend:
             out and give ``host``.
         host: The server's host name, for a client made here.
         port: The server's port.
-        collection: Collection name (3-512 characters); one store per collection.
+        collection: Collection name (3-503 characters); one store per collection. Its
+            history is kept in the collection ``<collection>__history``.
 
     Reading the version an upsert replaces and writing the new one are two requests: two
     machines writing one key at once may both keep their own ``created_at``; the last write
@@ -70,6 +103,12 @@ class ChromaServerBackend:
     ) -> None:
         self._closed = False
         check_collection(collection)
+        if len(collection) > 512 - len(HISTORY_SUFFIX):
+            raise InvalidArgumentError(
+                f"collection must be at most {512 - len(HISTORY_SUFFIX)} characters, since its "
+                f"history lives in '<collection>{HISTORY_SUFFIX}', got {len(collection)}"
+            )
+        self._order = 0
         if (client is None) == (host is None):
             raise InvalidArgumentError(
                 "give ChromaServerBackend a client, or a host (and port), not both"
@@ -86,6 +125,9 @@ class ChromaServerBackend:
             self.client = client
             self.collection = client.get_or_create_collection(
                 collection, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+            )
+            self.history_collection = client.get_or_create_collection(
+                collection + HISTORY_SUFFIX, embedding_function=None
             )
             self.max_batch = int(client.get_max_batch_size())
 
@@ -114,9 +156,14 @@ class ChromaServerBackend:
                 f"{type(error).__name__}: {error}"
             ) from error
 
-    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
-        """Insert or replace records, keeping ``created_at`` of live replaced versions."""
-        if not records:
+    def upsert(
+        self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
+    ) -> list[Record]:
+        """Insert or replace records, keeping ``created_at`` of live replaced versions.
+
+        The history entries are written first, the records after (see the module docstring).
+        """
+        if not records and not change.carried:
             return []
         previous = self.get([r.id for r in records])
         stored = [
@@ -130,7 +177,29 @@ class ChromaServerBackend:
             )
             for r, old in zip(records, previous)
         ]
-        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(records), -1)
+        carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
+        kept = [
+            entry
+            for start in range(0, len(carried), 100)
+            for entry in _ordered(
+                self._history_pages({"mv.id": {"$in": carried[start : start + 100]}})
+            )
+        ]
+        entries = entries_of_upsert(records, previous, now=now, change=change, kept=kept)
+        logged = self._log(entries)
+        try:
+            self._write(stored, embeddings, previous)
+        except BaseException:
+            self._unlog(logged)
+            raise
+        return stored
+
+    def _write(
+        self, stored: list[Record], embeddings: Vectors, previous: list[Record | None]
+    ) -> None:
+        if not stored:
+            return
+        vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(stored), -1)
         # One request is all or nothing on the server; a write of several batches keeps the
         # versions it replaces (embeddings too) to put back if a later batch fails.
         undo = self._embeddings([r.id for r in stored]) if len(stored) > self.max_batch else None
@@ -145,7 +214,65 @@ class ChromaServerBackend:
             if undo is not None and written:
                 self._restore(stored[:written], previous[:written], undo[:written])
             raise
-        return stored
+
+    def _next_order(self) -> int:
+        """Nanoseconds of this process's clock, strictly increasing from call to call."""
+        self._order = max(time.time_ns(), self._order + 1)
+        return self._order
+
+    def _log(self, entries: Sequence[HistoryEntry]) -> list[str]:
+        """Write history entries to the history collection; their ids, to :meth:`_unlog`."""
+        ids = [uuid.uuid4().hex for _ in entries]
+        with self._translated():
+            for start in range(0, len(entries), self.max_batch):
+                chunk = entries[start : start + self.max_batch]
+                self.history_collection.add(
+                    ids=ids[start : start + self.max_batch],
+                    embeddings=np.asarray([_DUMMY] * len(chunk), dtype=np.float32),
+                    metadatas=[self._entry_metadata(e) for e in chunk],
+                )
+        return ids
+
+    def _entry_metadata(self, entry: HistoryEntry) -> dict[str, Any]:
+        metadata: dict[str, Any] = {
+            "mv.id": record_id(entry.namespace, entry.key),
+            "mv.entry": json.dumps(
+                {**entry.to_json(), "order": self._next_order()}, ensure_ascii=False
+            ),
+        }
+        metadata.update(
+            {
+                f"mv.ns.{depth}": json.dumps(list(entry.namespace[:depth]), ensure_ascii=False)
+                for depth in range(1, len(entry.namespace) + 1)
+            }
+        )
+        return metadata
+
+    def _unlog(self, ids: Sequence[str]) -> None:
+        """Take back history entries whose write failed (best effort: the error stands)."""
+        with contextlib.suppress(Exception):
+            for start in range(0, len(ids), self.max_batch):
+                self.history_collection.delete(ids=list(ids[start : start + self.max_batch]))
+
+    def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
+        """Every change to ``(namespace, key)``, oldest first (by ``at``, then as written)."""
+        return _ordered(self._history_pages({"mv.id": record_id(namespace, key)}))
+
+    def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        """The history of every key under ``prefix``, key by key, each oldest first."""
+        every = _ordered(self._history_pages(where(prefix, [], None)))
+        every.sort(key=lambda e: record_id(e.namespace, e.key))  # stable: each key oldest first
+        return iter(every)
+
+    def _history_pages(self, condition: dict[str, Any] | None) -> Iterator[dict[str, Any]]:
+        for offset in itertools.count(0, PAGE):
+            with self._translated():
+                page = self.history_collection.get(
+                    where=condition, limit=PAGE, offset=offset, include=["metadatas"]
+                )
+            yield from (json.loads(m["mv.entry"]) for m in page["metadatas"])
+            if len(page["ids"]) < PAGE:
+                return
 
     def _upsert(
         self, chunk: Sequence[Record], vectors: np.ndarray, previous: Sequence[Record | None]
@@ -202,11 +329,17 @@ class ChromaServerBackend:
                 found.update({i: record_of(m) for i, m in zip(got["ids"], got["metadatas"])})
         return [found.get(i) for i in ids]
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id; absent ids are ignored."""
-        with self._translated():
-            for start in range(0, len(ids), self.max_batch):
-                self.collection.delete(ids=list(ids[start : start + self.max_batch]))
+    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+        """Delete records by id, history first; absent ids are ignored."""
+        previous = self.get(list(dict.fromkeys(ids)))
+        logged = self._log(entries_of_delete(previous, now=now, source=source))
+        try:
+            with self._translated():
+                for start in range(0, len(ids), self.max_batch):
+                    self.collection.delete(ids=list(ids[start : start + self.max_batch]))
+        except BaseException:
+            self._unlog(logged)
+            raise
 
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
@@ -319,3 +452,20 @@ class ChromaServerBackend:
     def close(self) -> None:
         """Forget the client (a client passed in stays open for its owner)."""
         self._closed = True
+
+
+def _ordered(stored: Iterator[dict[str, Any]]) -> list[HistoryEntry]:
+    """History entries as stored (``mv.entry``), oldest first: by ``at``, then ``order``."""
+    rows = sorted(stored, key=lambda e: (e["at"], e["order"]))
+    return [
+        HistoryEntry(
+            namespace=tuple(e["namespace"]),
+            key=e["key"],
+            event=e["event"],
+            at=e["at"],
+            before=e["before"],
+            after=e["after"],
+            source=e["source"],
+        )
+        for e in rows
+    ]

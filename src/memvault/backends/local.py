@@ -25,8 +25,20 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memvault.backends.base import Clauses, Ranked, Record, SearchMode, Vector, VectorIndex, Vectors
+import numpy as np
+
+from memvault.backends.base import (
+    Clauses,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    VectorIndex,
+    Vectors,
+    record_id,
+)
 from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
+from memvault.history import Change, HistoryEntry
 from memvault.namespace import Namespace
 from memvault.records import RecordFile, unit_vectors
 
@@ -181,20 +193,23 @@ class LocalBackend:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def upsert(self, records: Sequence[Record], embeddings: Vectors, *, now: float) -> list[Record]:
-        """Commit records to the record file; drain the outbox when it is full.
+    def upsert(
+        self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
+    ) -> list[Record]:
+        """Commit records and their history to the record file; drain the outbox when full.
 
         See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
         """
-        if not records:
+        if not records and not change.carried:
             return []
-        stored = self.records.upsert(records, unit_vectors(embeddings), now=now)
+        vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
+        stored = self.records.upsert(records, vectors, now=now, change=change)
         self._drain_if_full()
         return stored
 
-    def delete(self, ids: Sequence[str]) -> None:
-        """Delete records by id in one transaction; absent ids are ignored."""
-        self.records.delete(ids)
+    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+        """Delete records by id and record it, in one transaction; absent ids are ignored."""
+        self.records.delete(ids, now=now, source=source)
         self._drain_if_full()
 
     def _drain_if_full(self) -> None:
@@ -325,6 +340,14 @@ class LocalBackend:
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
         return self.records.count(prefix, now=now)
+
+    def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
+        """Every change to ``(namespace, key)``, oldest first, from the record file."""
+        return self.records.history(record_id(namespace, key))
+
+    def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        """The history of every key under ``prefix``, key by key, each oldest first."""
+        return self.records.history_under(prefix)
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``."""

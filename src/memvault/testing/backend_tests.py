@@ -20,6 +20,7 @@ import pytest
 from memvault.backends.base import Backend, Ranked, Record, record_id
 from memvault.errors import StoreClosedError
 from memvault.filters import normalize_filter
+from memvault.history import Change, HistoryEntry
 from memvault.namespace import Namespace
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import DEFAULT_START
@@ -35,6 +36,8 @@ T0 = DEFAULT_START
 """When the records of a test were first written, Unix seconds."""
 NOW = T0 + 1000.5
 """The ``now`` of every read of the corpus, Unix seconds."""
+API = Change("api")
+"""How the tests' writes enter the history."""
 SCORE_TOLERANCE = 1e-4
 """How far a backend's cosine similarity may be from the one computed in float64."""
 
@@ -170,7 +173,7 @@ class BackendTests(ContractBase):
             written[record.id] = (record, vector)
             records.append(record)
             vectors.append(vector)
-        assert backend.upsert(records, vectors, now=T0) == records
+        assert backend.upsert(records, vectors, now=T0, change=API) == records
         return written
 
     @staticmethod
@@ -233,7 +236,7 @@ class BackendTests(ContractBase):
             Record(("a\\",), "b", {"text": "six"}, T0, T0, None),
         ]
         vectors = [_vector(self, searched_text(r.value), 1.0) for r in records]
-        assert backend.upsert(records, vectors, now=T0) == records
+        assert backend.upsert(records, vectors, now=T0, change=API) == records
         assert len({r.id for r in records}) == len(records)
         absent = record_id(("a",), "missing")
         got = backend.get([absent, records[0].id, records[3].id, absent, records[1].id])
@@ -247,7 +250,7 @@ class BackendTests(ContractBase):
 
     def test_upsert_of_no_records_writes_nothing(self, backend: Backend) -> None:
         """``upsert([], [])`` returns ``[]`` and changes nothing."""
-        assert backend.upsert([], [], now=T0) == []
+        assert backend.upsert([], [], now=T0, change=API) == []
         assert backend.count((), now=T0) == 0
 
     @pytest.mark.parametrize(
@@ -273,9 +276,9 @@ class BackendTests(ContractBase):
             None if expires_in is None else NOW + expires_in,
         )
         old_vector, new_vector = _vector(self, old_text, 2.0), _vector(self, new_text, 0.5)
-        backend.upsert([first], [old_vector], now=T0 + 1)
+        backend.upsert([first], [old_vector], now=T0 + 1, change=API)
         second = Record(("u", "a"), "k", {"text": new_text}, NOW, NOW, NOW + 60)
-        (stored,) = backend.upsert([second], [new_vector], now=NOW)
+        (stored,) = backend.upsert([second], [new_vector], now=NOW, change=API)
         expected = replace(second, created_at=first.created_at) if kept else second
         assert stored == expected
         assert backend.get([second.id]) == [expected]
@@ -296,13 +299,15 @@ class BackendTests(ContractBase):
             Record(("b", str(n % 3)), f"k{n}", {"text": "tea", "n": n}, T0, T0, T0 + 10 * n)
             for n in range(10)
         ]
-        backend.upsert(early, [_vector(self, "tea", 1.0)] * len(early), now=T0)
+        backend.upsert(early, [_vector(self, "tea", 1.0)] * len(early), now=T0, change=API)
         now = T0 + 40  # the versions n < 4 have expired, and n = 4 expires exactly now
         batch = [
             Record(("b", str(n % 3)), f"k{n}", {"text": "dog", "m": n}, now, now, None)
             for n in range(30)
         ]
-        stored = backend.upsert(batch, [_vector(self, "dog", 1.0)] * len(batch), now=now)
+        stored = backend.upsert(
+            batch, [_vector(self, "dog", 1.0)] * len(batch), now=now, change=API
+        )
         expected = [
             replace(r, created_at=T0) if n < 10 and T0 + 10 * n > now else r
             for n, r in enumerate(batch)
@@ -315,7 +320,7 @@ class BackendTests(ContractBase):
     def test_get_returns_expired_records_too(self, backend: Backend) -> None:
         """``get`` ignores expiry: the caller decides what an expired record means."""
         record = Record(("u",), "k", {"text": "tea"}, T0, T0, T0 + 1)
-        backend.upsert([record], [_vector(self, "tea", 1.0)], now=T0)
+        backend.upsert([record], [_vector(self, "tea", 1.0)], now=T0, change=API)
         assert backend.get([record.id]) == [record]
 
     def test_delete_removes_the_ids_given_from_every_read(self, backend: Backend) -> None:
@@ -325,9 +330,9 @@ class BackendTests(ContractBase):
         """
         written = self._fill(backend)
         gone = [record_id(("u", "a"), "k1"), record_id(("v",), "k1"), record_id(("v",), "k9")]
-        backend.delete([gone[0], record_id(("u", "a"), "absent"), *gone[1:]])
-        backend.delete([])
-        backend.delete([record_id(("nowhere",), "k")])
+        backend.delete([gone[0], record_id(("u", "a"), "absent"), *gone[1:]], now=NOW, source="api")
+        backend.delete([], now=NOW, source="api")
+        backend.delete([record_id(("nowhere",), "k")], now=NOW, source="api")
         remaining = {i: pair for i, pair in written.items() if i not in gone}
         assert backend.get([*gone, *remaining]) == [None] * len(gone) + [
             record for record, _ in remaining.values()
@@ -345,7 +350,7 @@ class BackendTests(ContractBase):
             lexical = backend.lexical("tea piano", (), clauses=[], now=NOW, limit=50)
             assert not set(_ids_of(lexical)) & set(gone)
         again = Record(("v",), "k1", {"text": "tea"}, NOW, NOW, None)
-        assert backend.upsert([again], [_vector(self, "tea", 1.0)], now=NOW) == [again]
+        assert backend.upsert([again], [_vector(self, "tea", 1.0)], now=NOW, change=API) == [again]
 
     def test_recent_orders_live_matching_records_newest_first(self, backend: Backend) -> None:
         """``recent``: live records in scope matching the clauses, by ``updated_at`` descending.
@@ -422,7 +427,9 @@ class BackendTests(ContractBase):
             ]
         ]
         other = Record(("t",), "other", {"text": "rain"}, T0, T0, None)
-        backend.upsert([*records, other], [vector] * 4 + [_vector(self, "rain", 1.0)], now=T0)
+        backend.upsert(
+            [*records, other], [vector] * 4 + [_vector(self, "rain", 1.0)], now=T0, change=API
+        )
         ordered = sorted(r.id for r in records)
         found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, limit=3)
         assert [i for i, _ in found] == ordered[:3]
@@ -459,7 +466,9 @@ class BackendTests(ContractBase):
             pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
         keys = ["z", "b", "m", "a"]
         records = [Record(("t",), key, {"text": "piano rain"}, T0, T0, None) for key in keys]
-        backend.upsert(records, [_vector(self, "piano rain", 1.0)] * len(records), now=T0)
+        backend.upsert(
+            records, [_vector(self, "piano rain", 1.0)] * len(records), now=T0, change=API
+        )
         found = backend.lexical("piano", ("t",), clauses=[], now=NOW, limit=3)
         assert _ids_of(found) == sorted(r.id for r in records)[:3]
         assert found[0][1] == found[1][1] == found[2][1] > 0
@@ -519,18 +528,20 @@ class BackendTests(ContractBase):
         backend = self.make_backend()
         record = Record(("u",), "k", {"text": "tea"}, T0, T0, None)
         vector = _vector(self, "tea", 1.0)
-        backend.upsert([record], [vector], now=T0)
+        backend.upsert([record], [vector], now=T0, change=API)
         backend.close()
         calls: dict[str, Callable[[], object]] = {
             "get": lambda: backend.get([record.id]),
-            "upsert": lambda: backend.upsert([record], [vector], now=T0),
-            "delete": lambda: backend.delete([record.id]),
+            "upsert": lambda: backend.upsert([record], [vector], now=T0, change=API),
+            "delete": lambda: backend.delete([record.id], now=NOW, source="api"),
             "recent": lambda: backend.recent((), clauses=[], now=T0, limit=1),
             "dense": lambda: backend.dense((), embedding=vector, clauses=[], now=T0, limit=1),
             "count": lambda: backend.count((), now=T0),
             "namespaces": lambda: backend.namespaces((), now=T0),
             "scan": lambda: list(backend.scan((), now=None)),
             "get_info": lambda: backend.get_info(),
+            "history": lambda: backend.history(("u",), "k"),
+            "history_under": lambda: list(backend.history_under(())),
             "set_info": lambda: backend.set_info({"dim": 64}),
         }
         if "lexical" in backend.search_modes:
@@ -546,6 +557,99 @@ class BackendTests(ContractBase):
             else:
                 wrong[name] = "did not raise"
         assert not wrong, f"after close(), calls must raise StoreClosedError: {wrong}"
+
+    def test_history_records_each_change_of_a_key(self, backend: Backend) -> None:
+        """Every write records its changes: add, update, merge, delete, expire, add again.
+
+        A replaced or deleted version that had expired at ``now`` gives ``"expire"`` at its
+        ``expires_at``; deleting an absent key records nothing; entries come oldest first,
+        ties in the order written; the history outlives the record.
+        """
+        ns, vector = ("u", "a"), _vector(self, "tea", 1.0)
+
+        def version(text: str, at: float, expires: float | None = None) -> Record:
+            return Record(ns, "k", {"text": text}, at, at, expires)
+
+        def wrap(text: str | None) -> dict[str, Any] | None:
+            return None if text is None else {"text": text}
+
+        def entry(event: Any, at: float, before: Any, after: Any, source: str) -> HistoryEntry:
+            return HistoryEntry(ns, "k", event, at, wrap(before), wrap(after), source)
+
+        backend.upsert([version("one", T0)], [vector], now=T0, change=Change("tool"))
+        backend.upsert([version("two", T0)], [vector], now=T0, change=API)
+        backend.upsert([version("three", T0 + 1)], [vector], now=T0 + 1, change=Change(merge=True))
+        backend.delete([record_id(ns, "k")], now=T0 + 2, source="cleanup")
+        backend.delete([record_id(ns, "k")], now=T0 + 3, source="api")
+        backend.upsert([version("four", T0 + 4, T0 + 5)], [vector], now=T0 + 4, change=API)
+        backend.upsert([version("five", T0 + 9, T0 + 10)], [vector], now=T0 + 9, change=API)
+        backend.delete([record_id(ns, "k")], now=T0 + 20, source="cleanup")
+        backend.upsert([version("six", T0 + 30)], [vector], now=T0 + 30, change=Change(merge=True))
+        assert backend.history(ns, "k") == [
+            entry("add", T0, None, "one", "tool"),
+            entry("update", T0, "one", "two", "api"),
+            entry("merge", T0 + 1, "two", "three", "api"),
+            entry("delete", T0 + 2, "three", None, "cleanup"),
+            entry("add", T0 + 4, None, "four", "api"),
+            entry("expire", T0 + 5, "four", None, "api"),
+            entry("add", T0 + 9, None, "five", "api"),
+            entry("expire", T0 + 10, "five", None, "cleanup"),
+            entry("add", T0 + 30, None, "six", "api"),
+        ]
+        assert backend.history(ns, "absent") == []
+
+    def test_history_is_scoped_to_its_namespace_exactly(self, backend: Backend) -> None:
+        """One key in look-alike namespaces has one history each; nothing is read across."""
+        vector = _vector(self, "tea", 1.0)
+        spaces: list[Namespace] = [("u",), ("u", "a"), ("u", "ab"), ("ua",)]
+        records = [Record(ns, "k", {"text": "/".join(ns)}, T0, T0, None) for ns in spaces]
+        backend.upsert(records, [vector] * len(records), now=T0, change=API)
+        backend.delete([record_id(("u", "a"), "k")], now=T0 + 1, source="api")
+        for record in records:
+            found = backend.history(record.namespace, "k")
+            assert [e.namespace for e in found] == [record.namespace] * len(found)
+            assert found[0] == HistoryEntry(
+                record.namespace, "k", "add", T0, None, record.value, "api"
+            )
+            assert len(found) == (2 if record.namespace == ("u", "a") else 1)
+        assert backend.history(("u", "a", "x"), "k") == []
+        under = list(backend.history_under(("u", "a")))
+        assert [(e.namespace, e.event) for e in under] == [
+            (("u", "a"), "add"),
+            (("u", "a"), "delete"),
+        ]
+        assert {e.namespace for e in backend.history_under(("u",))} == set(spaces[:3])
+        assert len(list(backend.history_under(()))) == 5
+
+    def test_carried_history_is_written_once_as_given(self, backend: Backend) -> None:
+        """Carried entries (an import's) are kept as they are, in place of the write's own.
+
+        A key with carried entries gets none of its own; a key with no record (deleted) keeps
+        its carried entries; carrying the same entries again adds nothing, while an entry
+        repeated in one carry is kept as often.
+        """
+        ns, vector = ("u",), _vector(self, "tea", 1.0)
+        live = [
+            HistoryEntry(ns, "k", "add", T0, None, {"text": "a"}, "tool"),
+            HistoryEntry(ns, "k", "update", T0 + 1, {"text": "a"}, {"text": "b"}, "api"),
+            HistoryEntry(ns, "k", "update", T0 + 1, {"text": "a"}, {"text": "b"}, "api"),
+        ]
+        gone = [
+            HistoryEntry(ns, "old", "add", T0, None, {"text": "x"}, "api"),
+            HistoryEntry(ns, "old", "delete", T0 + 2, {"text": "x"}, None, "extractor"),
+        ]
+        record = Record(ns, "k", {"text": "b"}, T0, T0 + 1, None)
+        other = Record(ns, "new", {"text": "n"}, T0, T0, None)
+        carry = Change("import", carried=(*live, *gone))
+        for _ in range(2):
+            backend.upsert([record, other], [vector, vector], now=NOW, change=carry)
+            assert backend.history(ns, "k") == live
+            assert backend.history(ns, "old") == gone
+        assert [e.event for e in backend.history(ns, "new")] == ["add", "update"]
+        assert {e.source for e in backend.history(ns, "new")} == {"import"}
+        assert backend.upsert([], [], now=NOW, change=Change("import", carried=tuple(gone))) == []
+        assert backend.history(ns, "old") == gone
+        assert backend.get([record_id(ns, "old")]) == [None]
 
 
 def _ids_of(ranked: Ranked) -> list[str]:

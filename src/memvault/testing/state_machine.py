@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -26,6 +26,7 @@ from hypothesis.stateful import (
 
 from memvault.backends.base import Backend, record_id
 from memvault.embedding import Embedder, HashingEmbedder
+from memvault.history import HistoryEntry, HistoryEvent
 from memvault.namespace import Namespace
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.testing.base import ContractBase
@@ -136,6 +137,7 @@ class StoreStateMachine(RuleBasedStateMachine):
         )
         self.modes = tuple(self.store.backend.search_modes)
         self.model: dict[Ident, ModelItem] = {}
+        self.histories: dict[Ident, list[HistoryEntry]] = {}
 
     def teardown(self) -> None:
         """Close the store and with it the backend."""
@@ -168,12 +170,29 @@ class StoreStateMachine(RuleBasedStateMachine):
         key=st.sampled_from(KEYS),
         value=values,
         ttl=st.sampled_from([NOT_GIVEN, None, 5.0, 50.0]),
+        source=st.sampled_from(["api", "tool"]),
+        event=st.sampled_from([None, "merge"]),
     )
-    def put(self, namespace: Namespace, key: str, value: dict[str, Any], ttl: Any) -> None:
+    def put(
+        self,
+        namespace: Namespace,
+        key: str,
+        value: dict[str, Any],
+        ttl: Any,
+        source: str,
+        event: Literal["merge"] | None,
+    ) -> None:
         """Put an item with the store's TTL, none, or a few seconds."""
-        self.store.put(namespace, key, value, ttl=ttl)
+        self.store.put(namespace, key, value, ttl=ttl, source=source, event=event)
         old = self.live().get((namespace, key))
         now = self.clock.now
+        if old is None:
+            self.gone((namespace, key), source)  # an expired version still on disk
+        kind: HistoryEvent = "add" if old is None else "update" if event is None else "merge"
+        before = None if old is None else old.value
+        self.histories.setdefault((namespace, key), []).append(
+            HistoryEntry(namespace, key, kind, now, before, value, source)
+        )
         self.model[(namespace, key)] = ModelItem(
             value=value,
             created_at=old.created_at if old else now,
@@ -185,7 +204,7 @@ class StoreStateMachine(RuleBasedStateMachine):
     def delete(self, namespace: Namespace, key: str) -> None:
         """Delete a key, present or not."""
         self.store.delete(namespace, key)
-        self.model.pop((namespace, key), None)
+        self.gone((namespace, key), "api")
 
     @rule(seconds=st.sampled_from([1.0, 10.0, 100.0]))
     def advance(self, seconds: float) -> None:
@@ -198,9 +217,26 @@ class StoreStateMachine(RuleBasedStateMachine):
         expired = set(self.model) - set(self.live())
         assert self.store.cleanup() == len(expired)
         for ident in expired:
-            del self.model[ident]
+            self.gone(ident, "cleanup")
+
+    def gone(self, ident: Ident, source: str) -> None:
+        """Record in the model's history that the item at ``ident``, if any, goes now."""
+        item = self.model.get(ident)
+        if item is None:
+            return
+        live = is_live(item.expires_at, self.clock.now)
+        at = self.clock.now if live or item.expires_at is None else item.expires_at
+        self.histories[ident].append(
+            HistoryEntry(*ident, "delete" if live else "expire", at, item.value, None, source)
+        )
+        self.model.pop(ident)
 
     # -- reads ----------------------------------------------------------------------------
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
+    def history(self, namespace: Namespace, key: str) -> None:
+        """``history`` gives every change the model made to the key, oldest first."""
+        assert self.store.history(namespace, key) == self.histories.get((namespace, key), [])
 
     @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
     def get(self, namespace: Namespace, key: str) -> None:

@@ -414,12 +414,18 @@ class StoreTests(ContractBase):
         assert target.search(("users",), query="green tea")[0].key == "tea"
 
     def test_export_of_a_prefix_only(self, store: MemoryStore, tmp_path: Path) -> None:
-        """``export_jsonl`` with a prefix writes only the items under it, without scores."""
+        """``export_jsonl`` with a prefix writes only the items under it, without scores.
+
+        Then the history of the keys under it, one entry a line (``"kind": "history"``).
+        """
         store.put(("a",), "k", {"text": "x"})
         store.put(("b",), "k", {"text": "y"})
         assert store.export_jsonl(tmp_path / "a.jsonl", ("a",)) == 1
-        line = json.loads((tmp_path / "a.jsonl").read_text())
-        assert line["namespace"] == ["a"] and "score" not in line
+        item, *history = map(json.loads, (tmp_path / "a.jsonl").read_text().splitlines())
+        assert item["namespace"] == ["a"] and "score" not in item and "kind" not in item
+        assert [(h["kind"], h["namespace"], h["event"]) for h in history] == [
+            ("history", ["a"], "add")
+        ]
 
     def test_bad_line_imports_nothing(self, store: MemoryStore, tmp_path: Path) -> None:
         """A bad line fails the import whole, naming the line; a missing file is named."""
@@ -471,6 +477,116 @@ class StoreTests(ContractBase):
         with pytest.raises(InvalidArgumentError, match="cannot write"):
             store.export_jsonl(tmp_path)
 
+    # -- history --------------------------------------------------------------------------
+
+    def test_history_records_every_change_with_its_source(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """put, merge, put_many, delete and cleanup each leave their entry, oldest first.
+
+        The history survives the delete, is read for the namespace exactly, and its times
+        follow the store's clock.
+        """
+        t0 = clock.now
+        store.put(ALICE, "tea", {"text": "likes tea"}, source="tool")
+        clock.advance(1)
+        store.put(ALICE, "tea", {"text": "likes green tea"}, source="extractor", event="merge")
+        store.put_many(ALICE, [("tea", {"text": "likes black tea"}), ("dog", {"text": "a dog"})])
+        store.put(ALICE, "mood", {"text": "tired"}, ttl=5, source="turn")
+        clock.advance(10)
+        store.delete(ALICE, "tea", source="tool")
+        store.delete(ALICE, "tea")  # absent: nothing to record
+        assert store.cleanup() == 1
+        found = store.history(ALICE, "tea")
+        assert [(e.event, e.at, e.source) for e in found] == [
+            ("add", t0, "tool"),
+            ("merge", t0 + 1, "extractor"),
+            ("update", t0 + 1, "api"),
+            ("delete", t0 + 11, "tool"),
+        ]
+        assert [(e.before, e.after) for e in found] == [
+            (None, {"text": "likes tea"}),
+            ({"text": "likes tea"}, {"text": "likes green tea"}),
+            ({"text": "likes green tea"}, {"text": "likes black tea"}),
+            ({"text": "likes black tea"}, None),
+        ]
+        assert {(e.namespace, e.key) for e in found} == {(ALICE, "tea")}
+        assert [(e.event, e.at, e.source) for e in store.history(ALICE, "mood")] == [
+            ("add", t0 + 1, "turn"),
+            ("expire", t0 + 6, "cleanup"),
+        ]
+        assert [e.event for e in store.history(ALICE, "dog")] == ["add"]
+        assert store.history(("users",), "tea") == []
+        assert store.history(ALICE + ("x",), "tea") == []
+        assert store.history(ALICE, "never") == []
+
+    def test_merge_where_nothing_was_there_is_an_add(self, store: MemoryStore) -> None:
+        """``event="merge"`` on a key with no live item records ``"add"``."""
+        store.put(ALICE, "k", {"text": "x"}, event="merge")
+        assert [e.event for e in store.history(ALICE, "k")] == ["add"]
+
+    @pytest.mark.parametrize("source", ["", "API", "has space", "1st", "x" * 33, None, 5, "tool\n"])
+    def test_bad_source_is_refused_and_writes_nothing(
+        self, store: MemoryStore, source: Any
+    ) -> None:
+        """A source that is no short lower-case identifier is refused, naming the field."""
+        store.put(ALICE, "k", {"text": "x"})
+        with pytest.raises(InvalidArgumentError, match="source"):
+            store.put(ALICE, "k", {"text": "y"}, source=source)
+        with pytest.raises(InvalidArgumentError, match="source"):
+            store.delete(ALICE, "k", source=source)
+        with pytest.raises(InvalidArgumentError, match="event"):
+            store.put(ALICE, "k", {"text": "y"}, event="update")  # type: ignore[arg-type]
+        assert [e.event for e in store.history(ALICE, "k")] == ["add"]
+        item = store.get(ALICE, "k")
+        assert item is not None and item.value == {"text": "x"}
+
+    def test_history_round_trips_through_export(
+        self, new_store: StoreFactory, clock: FakeClock, tmp_path: Path
+    ) -> None:
+        """Export, import into a new store: every key's history is equal, deleted keys too.
+
+        Importing the same file again adds no entry; an item exported without history (an
+        older export) gets an ``"add"`` with source ``"import"``.
+        """
+        source = new_store()
+        source.put(ALICE, "tea", {"text": "likes tea"}, source="tool")
+        clock.advance(1)
+        source.put(ALICE, "tea", {"text": "likes green tea"}, event="merge")
+        source.put(ALICE, "gone", {"text": "was here"})
+        source.delete(ALICE, "gone")
+        source.put(("users", "bob"), "job", {"text": "nurse"}, ttl=3600)
+        exported = tmp_path / "memories.jsonl"
+        assert source.export_jsonl(exported) == 2
+        keys = [(ALICE, "tea"), (ALICE, "gone"), (("users", "bob"), "job")]
+        clock.advance(1)
+        target = new_store()
+        assert target.import_jsonl(exported) == 2
+        for namespace, key in keys:
+            assert target.history(namespace, key) == source.history(namespace, key), key
+        assert target.import_jsonl(exported) == 2
+        for namespace, key in keys:
+            assert target.history(namespace, key) == source.history(namespace, key), key
+        items_only = tmp_path / "items.jsonl"
+        lines = exported.read_text().splitlines()
+        items_only.write_text("".join(f"{line}\n" for line in lines if '"kind"' not in line))
+        fresh = new_store()
+        assert fresh.import_jsonl(items_only) == 2
+        (entry,) = fresh.history(("users", "bob"), "job")
+        assert (entry.event, entry.source, entry.at) == ("add", "import", clock.now)
+        assert fresh.history(ALICE, "gone") == []
+
+    def test_history_of_bad_namespaces_and_keys_is_refused(self, store: MemoryStore) -> None:
+        """``history`` validates like ``get``: a prefix-like or bad namespace, a bad key."""
+        with pytest.raises(InvalidNamespaceError):
+            store.history((), "k")
+        with pytest.raises(InvalidNamespaceError):
+            store.history("users", "k")  # type: ignore[arg-type]
+        with pytest.raises(InvalidKeyError):
+            store.history(ALICE, "")
+        with pytest.raises(InvalidKeyError):
+            store.history(ALICE, 5)  # type: ignore[arg-type]
+
     # -- async twins ----------------------------------------------------------------------
 
     def test_async_twins_give_the_sync_results(self, store: MemoryStore, tmp_path: Path) -> None:
@@ -489,6 +605,9 @@ class StoreTests(ContractBase):
             assert await store.aget(ALICE, "tea") is None
             assert await store.acleanup() == 0
             assert await store.aimport_jsonl(tmp_path / "x.jsonl") == 2
+            events = [e.event for e in await store.ahistory(ALICE, "tea")]
+            assert events == ["add", "delete", "add"]  # the import added it back
+            assert await store.ahistory(ALICE, "tea") == store.history(ALICE, "tea")
 
         asyncio.run(run())
 
