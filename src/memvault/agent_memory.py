@@ -555,7 +555,14 @@ class MemoryScope:
         value.update(extra)
         key = old.key if old is not None else memory_key(text)
         try:
-            item = self.store.put(self.namespace, key, value, ttl=self.memory.ttl)
+            item = self.store.put(
+                self.namespace,
+                key,
+                value,
+                ttl=self.memory.ttl,
+                source=source,
+                event="merge" if old is not None else None,
+            )
         except InvalidValueError as error:
             raise InvalidValueError(f"metadata: {error}") from None
         return ("merge" if old is not None else "add"), item
@@ -694,14 +701,16 @@ class MemoryScope:
                 changes.append(MemoryChange("none", decision.fact, target))
             elif decision.event == "DELETE":
                 assert target is not None
-                self.store.delete(target.namespace, target.key)
+                self.store.delete(target.namespace, target.key, source=source)
                 changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
             else:
                 assert target is not None and decision.text is not None
                 current = self.store.get(target.namespace, target.key) or target
                 value = self._merged(current, decision.text, "fact", sources)
                 value["mentions"] = int(current.value.get("mentions", 1))
-                item = self.store.put(target.namespace, target.key, value, ttl=self.memory.ttl)
+                item = self.store.put(
+                    target.namespace, target.key, value, ttl=self.memory.ttl, source=source
+                )
                 changes.append(MemoryChange("update", decision.fact, item, before=current.text))
         return changes
 
@@ -815,7 +824,7 @@ class MemoryScope:
             self.remember(statement, kind="turn", source="turn") for statement in _statements(chat)
         ]
 
-    def forget(self, memory: str) -> list[MemoryItem]:
+    def forget(self, memory: str, *, source: str = "api") -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
         ``memory`` is first tried as the key of a memory in this namespace; if none has it,
@@ -828,6 +837,8 @@ class MemoryScope:
         Args:
             memory: A key (``"mem-3f2a..."``) or a description (``"that I am learning
                 Portuguese"``).
+            source: Who forgets, recorded in the history of each memory removed (``"api"``,
+                ``"tool"``...).
 
         Returns:
             The memories removed (``[]`` when nothing matched).
@@ -841,13 +852,13 @@ class MemoryScope:
         removed = {(t.namespace, t.key): t for t in targets}
         for target in targets:
             for key in target.value.get("sources", []):
-                source = self.store.get(target.namespace, key)
-                if source is not None:
-                    removed.setdefault((source.namespace, source.key), source)
+                origin = self.store.get(target.namespace, key)
+                if origin is not None:
+                    removed.setdefault((origin.namespace, origin.key), origin)
             for item in self._stating(target.text):
                 removed.setdefault((item.namespace, item.key), item)
         for namespace, key in removed:
-            self.store.delete(namespace, key)
+            self.store.delete(namespace, key, source=source)
         return list(removed.values())
 
     def _stating(self, description: str) -> list[MemoryItem]:

@@ -219,7 +219,7 @@ def _run_read_or_forget(scope: MemoryScope, args: BaseModel) -> str:
     if isinstance(args, RecallArgs):
         return _listing(scope, scope.recall(args.query, args.limit))
     if isinstance(args, ForgetArgs):
-        removed = scope.forget(args.memory)
+        removed = scope.forget(args.memory, source="tool")
         if not removed:
             return f"No memory matches {args.memory!r}; nothing was forgotten."
         plural = "memory" if len(removed) == 1 else "memories"

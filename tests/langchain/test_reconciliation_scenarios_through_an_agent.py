@@ -70,8 +70,8 @@ SCENARIOS = {
 }
 
 
-@pytest.mark.parametrize("said, model_replies, live", SCENARIOS.values(), ids=SCENARIOS)
-def test_scenario(said, model_replies, live):
+def remember_through_an_agent(said, model_replies):
+    """Each text said in its own thread to an agent whose memory extracts and reconciles."""
     store = small_store()
     model = GenericFakeChatModel(messages=iter(model_replies))
     middleware = MemoryMiddleware(
@@ -84,5 +84,23 @@ def test_scenario(said, model_replies, live):
             {"configurable": {"thread_id": f"t{thread}"}},
             context={"user_id": "ada"},
         )
+    return store
+
+
+@pytest.mark.parametrize("said, model_replies, live", SCENARIOS.values(), ids=SCENARIOS)
+def test_scenario(said, model_replies, live):
+    store = remember_through_an_agent(said, model_replies)
 
     assert sorted(item.text for item in store.search(("users", "ada"))) == live
+
+
+def test_the_moved_fact_has_a_history_of_two_versions():
+    said, model_replies, _ = SCENARIOS["a move updates the fact"]
+    store = remember_through_an_agent(said, model_replies)
+
+    (item,) = store.search(("users", "ada"))
+    versions = store.history(("users", "ada"), item.key)
+    assert [(v.event, v.after["text"]) for v in versions] == [
+        ("add", "The user lives in Lisbon."),
+        ("update", "The user lives in Porto."),
+    ]

@@ -1,0 +1,77 @@
+"""The agent-memory layer's writes reach the history with their event and source: a repeat is
+a merge, a reconciled move an update of one key (two versions), a retired fact a delete whose
+history outlives it, and each names who wrote it (extractor, turn, tool, api)."""
+
+from memvault import (
+    AgentMemory,
+    FactExtractor,
+    HashingEmbedder,
+    InMemoryBackend,
+    MemoryStore,
+    Reconciler,
+    memory_key,
+    run_memory_tool,
+)
+from tests.core.models import ScriptedModel, decisions, facts
+
+ALICE = ("users", "alice")
+
+
+def said(text):
+    return [{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]
+
+
+def events(store, text):
+    return [
+        (e.event, e.source, (e.before or {}).get("text"), (e.after or {}).get("text"))
+        for e in store.history(ALICE, memory_key(text))
+    ]
+
+
+def new_store():
+    return MemoryStore(embedder=HashingEmbedder(dim=256), backend=InMemoryBackend())
+
+
+def test_a_move_is_one_key_with_two_versions_and_a_retired_fact_keeps_its_history():
+    store = new_store()
+    model = ScriptedModel(
+        facts("The user lives in Lisbon."),
+        facts("The user moved to Porto."),
+        decisions({"fact": 0, "event": "UPDATE", "id": 0, "text": "The user lives in Porto."}),
+        facts("The user loves steak."),
+        facts("The user no longer eats meat."),
+        decisions({"fact": 0, "event": "DELETE", "id": 0}, {"fact": 0, "event": "ADD"}),
+    )
+    scope = AgentMemory(store, extractor=FactExtractor(model), reconciler=Reconciler(model)).scope(
+        user_id="alice"
+    )
+    for text in ("I live in Lisbon.", "I moved to Porto."):
+        scope.save_turns(said(text))
+
+    assert events(store, "The user lives in Lisbon.") == [
+        ("add", "extractor", None, "The user lives in Lisbon."),
+        ("update", "extractor", "The user lives in Lisbon.", "The user lives in Porto."),
+    ]
+
+    scope.forget("The user lives in Porto.")  # clear the way for the steak candidate only
+    for text in ("I love steak.", "I no longer eat meat."):
+        scope.save_turns(said(text))
+
+    assert events(store, "The user loves steak.") == [
+        ("add", "extractor", None, "The user loves steak."),
+        ("delete", "extractor", "The user loves steak.", None),
+    ]
+
+
+def test_statements_repeats_and_tool_calls_name_their_source():
+    store = new_store()
+    scope = AgentMemory(store).scope(user_id="alice")
+    scope.save_turns(said("I have a cat."))
+    scope.remember("I have a cat.")
+    run_memory_tool(scope, "forget", {"memory": memory_key("I have a cat.")})
+
+    assert [(e, s) for e, s, _, _ in events(store, "I have a cat.")] == [
+        ("add", "turn"),
+        ("merge", "api"),
+        ("delete", "tool"),
+    ]
