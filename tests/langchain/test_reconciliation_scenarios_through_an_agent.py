@@ -2,8 +2,6 @@
 a change of diet retires the old one, a repeat changes nothing, an invented id touches nothing
 and a garbage reply keeps every new fact."""
 
-import json
-
 import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -11,63 +9,7 @@ from langchain_memvault import MemoryMiddleware
 
 from memvault import FactExtractor, Reconciler
 from tests.langchain.fakes import scripted, small_store
-
-
-def facts(*texts):
-    return json.dumps({"facts": list(texts)})
-
-
-def decide(*entries):
-    return json.dumps({"decisions": list(entries)})
-
-
-SCENARIOS = {
-    "a move updates the fact": (
-        ["I live in Lisbon.", "I moved to Porto."],
-        [
-            facts("The user lives in Lisbon."),
-            facts("The user moved to Porto."),
-            decide({"fact": 0, "event": "UPDATE", "id": 0, "text": "The user lives in Porto."}),
-        ],
-        ["The user lives in Porto."],
-    ),
-    "no longer eating meat retires the steak fact": (
-        ["I love steak.", "I no longer eat meat."],
-        [
-            facts("The user loves steak."),
-            facts("The user no longer eats meat."),
-            decide({"fact": 0, "event": "DELETE", "id": 0}, {"fact": 0, "event": "ADD"}),
-        ],
-        ["The user no longer eats meat."],
-    ),
-    "a repeated fact is none": (
-        ["I love hiking.", "Hiking is what I enjoy most."],
-        [
-            facts("The user loves hiking."),
-            facts("The user enjoys hiking most."),
-            decide({"fact": 0, "event": "NONE", "id": 0}),
-        ],
-        ["The user loves hiking."],
-    ),
-    "an invented id changes nothing": (
-        ["I live in Lisbon.", "I moved to Porto."],
-        [
-            facts("The user lives in Lisbon."),
-            facts("The user moved to Porto."),
-            decide({"fact": 0, "event": "DELETE", "id": 42}),
-        ],
-        ["The user lives in Lisbon.", "The user moved to Porto."],
-    ),
-    "a garbage reply keeps every new fact": (
-        ["I live in Lisbon.", "I moved to Porto with my dog."],
-        [
-            facts("The user lives in Lisbon."),
-            facts("The user moved to Porto.", "The user has a dog."),
-            "Sorry, I can't do that.",
-        ],
-        ["The user has a dog.", "The user lives in Lisbon.", "The user moved to Porto."],
-    ),
-}
+from tests.scenarios.reconciliation import SCENARIOS
 
 
 def remember_through_an_agent(said, model_replies):
