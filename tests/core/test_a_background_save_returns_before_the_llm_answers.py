@@ -6,6 +6,7 @@ import asyncio
 import time
 
 from memvault import FactExtractor, IngestionStats
+from tests.core.event_loop import Ticker
 from tests.core.memory_fixtures import hashing_memory
 from tests.core.slow_llms import SlowLLM, fact_of
 
@@ -52,18 +53,9 @@ def test_asave_turns_returns_at_once_and_aflush_does_not_block_the_loop():
         start = time.perf_counter()
         assert await alice.asave_turns(TURN) == []
         returned_after = time.perf_counter() - start
-        ticks = 0
-
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticker = asyncio.create_task(tick())
-        flushed = await memory.aflush(timeout=10)
-        ticker.cancel()
-        return returned_after, ticks, flushed
+        async with Ticker() as ticker:
+            flushed = await memory.aflush(timeout=10)
+        return returned_after, ticker.ticks, flushed
 
     returned_after, ticks, flushed = asyncio.run(main())
     assert returned_after < 0.1

@@ -8,6 +8,7 @@ import time
 
 from memvault import FactExtractor
 from memvault.background import MAX_PENDING, BackgroundWorker
+from tests.core.event_loop import Ticker
 from tests.core.memory_fixtures import hashing_memory
 from tests.core.slow_llms import fact_of
 
@@ -61,23 +62,14 @@ def test_asubmit_on_a_full_queue_waits_without_blocking_the_loop():
     worker.submit(lambda: ran.append(2))
 
     async def main() -> int:
-        ticks = 0
-
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticker = asyncio.create_task(tick())
-        submit = asyncio.create_task(worker.asubmit(lambda: ran.append(3)))
-        await asyncio.sleep(0.3)
-        assert not submit.done()  # full: waiting for room
-        gate.set()
-        await submit
-        assert await worker.aflush(timeout=10)
-        ticker.cancel()
-        return ticks
+        async with Ticker() as ticker:
+            submit = asyncio.create_task(worker.asubmit(lambda: ran.append(3)))
+            await asyncio.sleep(0.3)
+            assert not submit.done()  # full: waiting for room
+            gate.set()
+            await submit
+            assert await worker.aflush(timeout=10)
+        return ticker.ticks
 
     assert asyncio.run(main()) >= 10
     assert ran == [1, 2, 3]
