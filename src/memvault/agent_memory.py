@@ -165,8 +165,10 @@ def _written(changes: list[MemoryChange]) -> list[MemoryItem]:
 
 
 def _warn_unextracted(error: ExtractionError) -> None:
+    step = "reconciliation" if isinstance(error, ReconciliationError) else "fact extraction"
     logger.warning(
-        "fact extraction failed, storing the user's statements instead: %s (reply: %r)",
+        "%s failed, storing the user's statements instead: %s (reply: %r)",
+        step,
         error,
         (error.raw or "")[:200],
     )
@@ -362,8 +364,9 @@ class AgentMemory:
         Args:
             config: A :class:`~memvault.MemoryConfig`, or a dict (e.g. read from JSON or YAML)
                 with its fields.
-            llm: The model fact extraction calls when ``config["extraction"]`` is true (any
-                kind :class:`~memvault.FactExtractor` takes).
+            llm: The model that fact extraction and reconciliation call when
+                ``config["extraction"]`` or ``config["reconciliation"]`` is true (any kind
+                :mod:`memvault.llm` takes).
             store: A store to use instead of opening ``config["path"]``.
 
         Returns:
@@ -371,7 +374,7 @@ class AgentMemory:
 
         Raises:
             InvalidArgumentError: If a field is invalid (the message names it), or extraction
-                is on without an ``llm``.
+                or reconciliation is on without an ``llm``.
         """
         from memvault.config import MemoryConfig
 
@@ -550,10 +553,12 @@ class MemoryScope:
                 f"metadata may not set {', '.join(reserved)}: memvault writes these fields "
                 "itself; rename yours"
             )
-        old = self.store.get(self.namespace, memory_key(text)) or self._near_duplicate(text)
+        key, old = self._said_at(text)
+        if old is None:
+            old = self._near_duplicate(text)
         value = self._merged(old, text, kind, sources)
         value.update(extra)
-        key = old.key if old is not None else memory_key(text)
+        key = old.key if old is not None else key
         try:
             item = self.store.put(
                 self.namespace,
@@ -566,6 +571,21 @@ class MemoryScope:
         except InvalidValueError as error:
             raise InvalidValueError(f"metadata: {error}") from None
         return ("merge" if old is not None else "add"), item
+
+    def _said_at(self, text: str) -> tuple[str, MemoryItem | None]:
+        """The key a memory saying ``text`` has here, and that memory if one is stored.
+
+        That is :func:`~memvault.statements.memory_key` of the text, unless the memory under
+        it was since updated to say something else (an UPDATE keeps its key, and its history):
+        then the first of ``<key>-2``, ``<key>-3``... that is free or says ``text``.
+        """
+        key = memory_key(text)
+        for number in range(1, 1000):
+            candidate = key if number == 1 else f"{key}-{number}"
+            stored = self.store.get(self.namespace, candidate)
+            if stored is None or memory_key(stored.text) == key:
+                return candidate, stored
+        raise InvalidArgumentError(f"text: 1,000 memories were updated away from {text!r}")
 
     def _merged(
         self, old: MemoryItem | None, text: str, kind: Kind, sources: Sequence[str]
@@ -605,12 +625,16 @@ class MemoryScope:
     ) -> list[MemoryChange]:
         """Store new facts, deciding with the reconciler how each changes what is stored.
 
-        A fact whose key a stored memory has is merged into it (:meth:`remember`, no call).
-        For the others, the memories most similar to each (``reconciler.candidates`` per fact,
-        this namespace and below) are shown to the model in **one** call, which decides ADD,
-        UPDATE, DELETE or NONE per fact (:mod:`memvault.reconcile`); no call is made when no
-        memory is similar. A reply that cannot be read logs a warning and adds every fact,
-        deleting nothing. Without a reconciler every fact is remembered (added or merged).
+        A fact that a stored memory says word for word (the same
+        :func:`~memvault.statements.memory_key` as its current text) is merged into it
+        (:meth:`remember`, no call). For the others, the memories of this namespace (not those
+        below it) nearest to each (``reconciler.candidates`` per fact, however far: any stored
+        memory qualifies) are shown to the model in **one** call, which decides ADD, UPDATE,
+        DELETE or NONE per fact (:mod:`memvault.reconcile`); no call is made when the namespace
+        is empty. A failed call or a reply that cannot be read logs a warning and adds every
+        fact, deleting nothing. A decision about a memory that changed since the model saw it
+        (another writer) is not applied: a stale UPDATE adds its text, a stale DELETE is
+        dropped. Without a reconciler every fact is remembered (added or merged).
 
         Args:
             facts: Short self-contained facts, e.g. ``["The user moved to Porto."]``.
@@ -623,7 +647,6 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: If ``facts`` or ``sources`` is not a list of strings, or a
                 fact is blank.
-            Whatever the model raises (a timeout) propagates; nothing is written then.
         """
         keys, changes, fresh, existing = self._prepare(facts, sources, source)
         decisions = add_all(fresh)
@@ -661,12 +684,15 @@ class MemoryScope:
         Returns:
             The checked sources, the merges made, the facts left to decide, the candidates.
         """
-        facts = [_check_text(f, "facts[]") for f in _check_texts(facts, "facts", "['...']")]
+        facts = [
+            _check_text(fact, f"facts[{index}]")
+            for index, fact in enumerate(_check_texts(facts, "facts", "['...']"))
+        ]
         sources = _check_texts(sources, "sources", "['mem-3f2a...']")
         changes: list[MemoryChange] = []
         fresh: list[str] = []
         for fact in dict.fromkeys(facts):
-            if self.memory.reconciler is None or self.store.get(self.namespace, memory_key(fact)):
+            if self.memory.reconciler is None or self._said_at(fact)[1] is not None:
                 event, item = self._remember(fact, None, "fact", sources, source)
                 changes.append(MemoryChange(event, fact, item))
             else:
@@ -674,15 +700,15 @@ class MemoryScope:
         return sources, changes, fresh, self._candidates(fresh)
 
     def _candidates(self, texts: Sequence[str]) -> list[MemoryItem]:
-        """The memories most similar to each text, ``reconciler.candidates`` each, once each."""
+        """The memories of this namespace, not below it, most similar to each text, each once."""
         if self.memory.reconciler is None:
             return []
-        found: dict[tuple[Namespace, str], MemoryItem] = {}
+        wanted = self.memory.reconciler.candidates
+        found: dict[str, MemoryItem] = {}
         for text in texts:
-            for item in self.store.search(
-                self.namespace, query=text, limit=self.memory.reconciler.candidates
-            ):
-                found.setdefault((item.namespace, item.key), item)
+            pool = self.store.search(self.namespace, query=text, limit=4 * wanted)
+            for item in [i for i in pool if i.namespace == self.namespace][:wanted]:
+                found.setdefault(item.key, item)
         return list(found.values())
 
     def _apply(
@@ -696,16 +722,30 @@ class MemoryScope:
                 assert decision.text is not None
                 event, item = self._remember(decision.text, None, "fact", sources, source)
                 changes.append(MemoryChange(event, decision.fact, item))
-            elif decision.event == "NONE":
+                continue
+            if decision.event == "NONE":
                 assert target is not None
                 changes.append(MemoryChange("none", decision.fact, target))
+                continue
+            assert target is not None
+            current = self.store.get(target.namespace, target.key)
+            if current is None or current.updated_at != target.updated_at:
+                # Changed since the model saw it: its decision is stale; keep the newer memory.
+                logger.warning(
+                    "reconciliation: %s of %r skipped, the memory changed since the model saw it%s",
+                    decision.event,
+                    target.text,
+                    "; adding the new text instead" if decision.event == "UPDATE" else "",
+                )
+                if decision.event == "UPDATE":
+                    assert decision.text is not None
+                    event, item = self._remember(decision.text, None, "fact", sources, source)
+                    changes.append(MemoryChange(event, decision.fact, item))
             elif decision.event == "DELETE":
-                assert target is not None
                 self.store.delete(target.namespace, target.key, source=source)
                 changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
             else:
-                assert target is not None and decision.text is not None
-                current = self.store.get(target.namespace, target.key) or target
+                assert decision.text is not None
                 value = self._merged(current, decision.text, "fact", sources)
                 value["mentions"] = int(current.value.get("mentions", 1))
                 item = self.store.put(
@@ -722,13 +762,15 @@ class MemoryScope:
         questions, requests and pleasantries store nothing. With one, the facts it draws
         from the user and assistant messages go through :meth:`reconcile` (with a reconciler:
         one more LLM call when stored memories are similar) as ``kind="fact"`` memories whose
-        ``sources`` are the keys of the user's statements; if the extractor's reply cannot be
-        parsed (:class:`~memvault.ExtractionError`), a warning is logged and the statements
-        are stored instead, so a turn is never lost.
+        ``sources`` are the keys of the user's statements; if the extractor's call fails or its
+        reply cannot be used (:class:`~memvault.ExtractionError`: a timeout, a reply without
+        JSON, cut off, or with wordless facts), a warning is logged and the statements are
+        stored instead, so a turn is never lost.
 
         With a reconciler and no extractor, **one** call draws the facts and decides them
         against the memories most similar to the user's statements
-        (:meth:`~memvault.Reconciler.decide_turn`); an unreadable reply stores the statements.
+        (:meth:`~memvault.Reconciler.decide_turn`); a failed call, or a reply that cannot be read
+        or holds an invalid decision, changes nothing stored and stores the statements.
 
         LLM calls per turn: 0 without a model, and for a turn without a statement when only a
         reconciler is set; 1 with a reconciler alone, or an extractor alone; 2 at most with
@@ -751,11 +793,17 @@ class MemoryScope:
 
         Raises:
             InvalidArgumentError: If ``messages`` is not a sequence of mappings.
+            StoreClosedError: If the store was closed (checked in the caller, also in the
+                background).
         """
         chat = _chat_of(messages)
         worker = self.memory._worker
         if worker is not None:
-            worker.submit(lambda: self._store_turn(chat), lambda: self._store_statements(chat))
+            self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
+            worker.submit(
+                lambda: self._store_turn(chat, fall_back=False),
+                lambda: self._store_statements(chat),
+            )
             return []
         return self._store_turn(chat)
 
@@ -769,8 +817,10 @@ class MemoryScope:
         chat = _chat_of(messages)
         worker = self.memory._worker
         if worker is not None:
+            self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
             await worker.asubmit(
-                lambda: self._store_turn(chat), lambda: self._store_statements(chat)
+                lambda: self._store_turn(chat, fall_back=False),
+                lambda: self._store_statements(chat),
             )
             return []
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
@@ -797,23 +847,28 @@ class MemoryScope:
         )
         return _written(changes)
 
-    def _store_turn(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
-        """Store a checked turn (:func:`_chat_of`): see :meth:`save_turns`."""
+    def _store_turn(
+        self, chat: list[dict[str, str]], *, fall_back: bool = True
+    ) -> list[MemoryItem]:
+        """Store a checked turn (:func:`_chat_of`): see :meth:`save_turns`.
+
+        With ``fall_back=False`` (the background worker, which falls back and counts the
+        failure itself) an :class:`~memvault.ExtractionError` propagates instead of storing the
+        statements.
+        """
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
-        if extractor is not None:
-            try:
-                facts = extractor.extract(chat)
-            except ExtractionError as error:
-                _warn_unextracted(error)
-                return self._store_statements(chat)
-            changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
-            return _written(changes)
-        if reconciler is None or not _statements(chat):
-            return self._store_statements(chat)
-        existing = self._candidates(_statements(chat))
         try:
+            if extractor is not None:
+                facts = extractor.extract(chat)
+                changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
+                return _written(changes)
+            if reconciler is None or not _statements(chat):
+                return self._store_statements(chat)
+            existing = self._candidates(_statements(chat))
             decisions = reconciler.decide_turn(chat, existing)
-        except ReconciliationError as error:
+        except ExtractionError as error:
+            if not fall_back:
+                raise
             _warn_unextracted(error)
             return self._store_statements(chat)
         return _written(self._apply(decisions, _statement_keys(chat), "extractor"))

@@ -276,9 +276,17 @@ class BackgroundWorker:
             ``True`` if those items are all done, ``False`` if the timeout came first.
 
         Raises:
-            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0.
+            InvalidArgumentError: If ``timeout`` is not ``None`` or seconds >= 0, or the call
+                comes from the worker thread itself (from inside a turn's work, e.g. a model
+                callable), where waiting for the item being run would never end.
         """
         timeout = check_timeout(timeout)
+        if threading.current_thread() is self._thread:
+            raise InvalidArgumentError(
+                "flush() was called from the background worker itself (inside a turn's work, "
+                "e.g. the model), where it would wait for itself forever; call it from the "
+                "code that hands turns over"
+            )
         with self._lock:
             target = self._submitted
             return self._lock.wait_for(lambda: self._done >= target, timeout)

@@ -71,6 +71,19 @@ class MemoryConfig(BaseModel):
         description="Store turns on a worker thread, off the reply path (see memvault.background).",
     )
 
+    def __init__(self, **fields: Any) -> None:
+        """Validate the fields (see the class attributes).
+
+        Raises:
+            InvalidArgumentError: Naming the first invalid or unknown field.
+        """
+        try:
+            super().__init__(**fields)
+        except ValidationError as error:
+            raise InvalidArgumentError(
+                f"memory config field {validation_problem(error, 'config')}"
+            ) from None
+
     @classmethod
     def parse(cls, config: Mapping[str, Any] | MemoryConfig) -> MemoryConfig:
         """Validate a plain dict (or pass a config through).
@@ -90,12 +103,12 @@ class MemoryConfig(BaseModel):
             raise InvalidArgumentError(
                 f"config must be a dict of MemoryConfig fields, got {type(config).__name__}"
             )
-        try:
-            return cls.model_validate(dict(config))
-        except ValidationError as error:
+        names = [name for name in config if not isinstance(name, str)]
+        if names:
             raise InvalidArgumentError(
-                f"memory config field {validation_problem(error, 'config')}"
-            ) from None
+                f"memory config field names must be strings, got {names[0]!r}"
+            )
+        return cls(**config)
 
     def build(self, *, llm: Any = None, store: MemoryStore | None = None) -> AgentMemory:
         """Open the store (unless given) and build the :class:`~memvault.AgentMemory`.

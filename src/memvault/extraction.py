@@ -6,8 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from memvault.errors import ExtractionError, InvalidArgumentError
+from memvault.errors import ExtractionError, InvalidArgumentError, shown
 from memvault.llm import agenerate, check_llm, generate, reply_json
+from memvault.namespace import is_utf8
+from memvault.statements import normalize_text
 
 DEFAULT_EXTRACTION_PROMPT = """\
 You maintain a long-term memory about the user. From the conversation below, extract durable \
@@ -25,7 +27,8 @@ def parse_facts(reply: str) -> list[str]:
     """Read the facts out of an LLM reply.
 
     Tolerates a ``<think>`` preamble, code fences and broken JSON (repaired with the
-    ``json-repair`` library).
+    ``json-repair`` library); a reply cut off before its JSON closes is refused, and so is a
+    reply with a fact that has no words (an echo of the prompt's ``"..."``).
 
     Args:
         reply: The model's text.
@@ -35,7 +38,7 @@ def parse_facts(reply: str) -> list[str]:
 
     Raises:
         ExtractionError: If no JSON object with a ``facts`` list (or a bare list of strings) can
-            be read; ``error.raw`` holds the reply.
+            be read, or a fact has no words or is not UTF-8; ``error.raw`` holds the reply.
     """
     parsed = reply_json(reply, ExtractionError)
     facts = parsed.get("facts") if isinstance(parsed, dict) else parsed
@@ -43,7 +46,15 @@ def parse_facts(reply: str) -> list[str]:
         raise ExtractionError(
             f'the LLM reply is not {{"facts": [strings]}}: {reply[:200]!r}', raw=reply
         )
-    return [fact.strip() for fact in facts if fact.strip()]
+    kept = [fact.strip() for fact in facts if fact.strip()]
+    unfit = [fact for fact in kept if not is_utf8(fact) or not normalize_text(fact)]
+    if unfit:
+        raise ExtractionError(
+            f"the LLM reply holds facts without words or not UTF-8, such as {shown(unfit[0])} "
+            "(a reply that echoes the prompt's example?)",
+            raw=reply,
+        )
+    return kept
 
 
 class FactExtractor:
@@ -101,7 +112,8 @@ class FactExtractor:
             The facts (``[]`` without a call when no message has a role in ``roles``).
 
         Raises:
-            ExtractionError: If the reply cannot be parsed (see :func:`parse_facts`).
+            ExtractionError: If the model call fails (a timeout, a refused key: its exception
+                is the ``__cause__``) or the reply cannot be parsed (see :func:`parse_facts`).
         """
         prompt = self._messages(messages)
         if prompt is None:

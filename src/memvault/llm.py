@@ -74,18 +74,19 @@ def _prompt(messages: Messages) -> str:
     return "\n\n".join(message["content"] for message in messages)
 
 
-def reply_text(reply: Any) -> str:
+def reply_text(reply: Any, error: type[ExtractionError] = ExtractionError) -> str:
     """The text of a model's reply.
 
     Args:
         reply: A str, or an object with a str ``content`` (LangChain messages), ``text``
             (LlamaIndex completions) or ``message.content`` (LlamaIndex chat responses).
+        error: What to raise: :class:`~memvault.ExtractionError` or a subclass.
 
     Returns:
         The text.
 
     Raises:
-        ExtractionError: If no text can be read from it.
+        ExtractionError: ``error``, if no text can be read from it.
     """
     if isinstance(reply, str):
         return reply
@@ -95,13 +96,41 @@ def reply_text(reply: Any) -> str:
             value = getattr(value, attribute, None)
         if isinstance(value, str):
             return value
-    raise ExtractionError(f"cannot read text from an LLM reply of type {type(reply).__name__}", "")
+    raise error(f"cannot read text from an LLM reply of type {type(reply).__name__}", raw="")
+
+
+def _complete(text: str) -> bool:
+    """Whether the JSON value that ``text`` starts with closes (brackets balance outside strings).
+
+    A reply cut off at the model's token limit does not, and repairing it would invent its end
+    (an UPDATE to ``"The user"``).
+    """
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return True
+    return False
 
 
 def reply_json(reply: str, error: type[ExtractionError]) -> Any:
     """The JSON value in a model's reply, repaired when broken (``json-repair``).
 
     Read after any ``<think>`` preamble, inside any code fence, from the first ``{`` or ``[``.
+    Broken JSON (single quotes, trailing commas, a missing comma) is repaired; a value that
+    never closes (the reply was cut off) is refused rather than completed.
 
     Args:
         reply: The model's text.
@@ -111,7 +140,8 @@ def reply_json(reply: str, error: type[ExtractionError]) -> Any:
         The parsed value (a dict, list, str...).
 
     Raises:
-        ExtractionError: ``error``, if the reply holds no ``{`` or ``[``; ``raw`` is the reply.
+        ExtractionError: ``error``, if the reply holds no ``{`` or ``[``, its value never
+            closes, or it nests too deep to read; ``raw`` is the reply.
     """
     text = re.sub(r"<think>.*?(</think>|$)", "", reply, flags=re.DOTALL | re.IGNORECASE)
     fenced = re.search(r"```(?:json)?\s*(.*?)```", text, flags=re.DOTALL)
@@ -120,7 +150,14 @@ def reply_json(reply: str, error: type[ExtractionError]) -> Any:
     start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
     if start < 0:
         raise error(f"the LLM reply holds no JSON: {reply[:200]!r}", raw=reply)
-    return json_repair.loads(text[start:])
+    if not _complete(text[start:]):
+        raise error(
+            f"the LLM reply was cut off before its JSON closed: {reply[-200:]!r}", raw=reply
+        )
+    try:
+        return json_repair.loads(text[start:])
+    except RecursionError:
+        raise error("the LLM reply nests too deep to read", raw=reply[:200]) from None
 
 
 def _settled(result: Any) -> Any:
@@ -135,30 +172,57 @@ def _settled(result: Any) -> Any:
         return pool.submit(asyncio.run, wait()).result()
 
 
-def generate(llm: Any, messages: Messages) -> str:
+def generate(llm: Any, messages: Messages, error: type[ExtractionError] = ExtractionError) -> str:
     """Call ``llm`` once, synchronously, by its convention (see the module docstring).
 
     Args:
         llm: A model checked by :func:`check_llm`.
         messages: The prompt, oldest first.
+        error: What to raise when the call fails: :class:`~memvault.ExtractionError` or a
+            subclass.
 
     Returns:
         The reply's text.
 
     Raises:
-        ExtractionError: If the reply holds no text. Whatever the model raises (a timeout, a
-            rate limit) propagates unchanged.
+        ExtractionError: ``error``, if the model raises (a timeout, a rate limit, a refused
+            key: the model's exception is its ``__cause__``) or its reply holds no text.
     """
+    try:
+        if hasattr(llm, "invoke"):
+            reply = llm.invoke(messages, config=_config())
+        elif hasattr(llm, "complete"):
+            reply = _settled(llm.complete(_prompt(messages)))
+        elif hasattr(llm, "chat"):
+            reply = _settled(llm.chat(messages))
+        else:
+            reply = _settled(llm(messages))
+    except Exception as failure:
+        raise _failed(error, failure) from failure
+    return reply_text(reply, error)
+
+
+def _failed(error: type[ExtractionError], failure: Exception) -> ExtractionError:
+    return error(f"the model call failed: {type(failure).__name__}: {failure}", raw="")
+
+
+def _async_call(llm: Any, messages: Messages) -> Awaitable[Any] | None:
+    """The model's own async call for ``messages``, or ``None`` if it has none."""
     if hasattr(llm, "invoke"):
-        return reply_text(llm.invoke(messages, config=_config()))
+        return llm.ainvoke(messages, config=_config()) if hasattr(llm, "ainvoke") else None
     if hasattr(llm, "complete"):
-        return reply_text(_settled(llm.complete(_prompt(messages))))
+        return llm.acomplete(_prompt(messages)) if hasattr(llm, "acomplete") else None
     if hasattr(llm, "chat"):
-        return reply_text(_settled(llm.chat(messages)))
-    return reply_text(_settled(llm(messages)))
+        return llm.achat(messages) if hasattr(llm, "achat") else None
+    called = getattr(llm, "__call__", None)  # noqa: B004 - an object whose __call__ is async
+    if inspect.iscoroutinefunction(llm) or inspect.iscoroutinefunction(called):
+        return llm(messages)
+    return None
 
 
-async def agenerate(llm: Any, messages: Messages) -> str:
+async def agenerate(
+    llm: Any, messages: Messages, error: type[ExtractionError] = ExtractionError
+) -> str:
     """Async form of :func:`generate`: the model's own async method where it has one.
 
     ``ainvoke``, ``acomplete``, ``achat`` or an ``async def`` callable are awaited; a model
@@ -167,20 +231,13 @@ async def agenerate(llm: Any, messages: Messages) -> str:
     Raises:
         ExtractionError: As :func:`generate`.
     """
-    call: Awaitable[Any] | None = None
-    if hasattr(llm, "invoke"):
-        if hasattr(llm, "ainvoke"):
-            call = llm.ainvoke(messages, config=_config())
-    elif hasattr(llm, "complete"):
-        if hasattr(llm, "acomplete"):
-            call = llm.acomplete(_prompt(messages))
-    elif hasattr(llm, "chat"):
-        if hasattr(llm, "achat"):
-            call = llm.achat(messages)
-    elif inspect.iscoroutinefunction(llm) or inspect.iscoroutinefunction(
-        getattr(llm, "__call__", None)  # noqa: B004 - an object whose __call__ is async
-    ):
-        call = llm(messages)
-    if call is None:
-        return await asyncio.to_thread(generate, llm, messages)
-    return reply_text(await call)
+    try:
+        call = _async_call(llm, messages)
+        if call is None:
+            return await asyncio.to_thread(generate, llm, messages, error)
+        reply = await call
+    except ExtractionError:
+        raise
+    except Exception as failure:
+        raise _failed(error, failure) from failure
+    return reply_text(reply, error)

@@ -30,6 +30,8 @@ from typing import Any, Literal
 from memvault.errors import InvalidArgumentError, ReconciliationError, shown
 from memvault.items import MemoryItem
 from memvault.llm import Messages, agenerate, check_llm, generate, reply_json
+from memvault.namespace import is_utf8
+from memvault.statements import normalize_text
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +151,18 @@ def _entries(reply: str) -> list[Any]:
     return parsed
 
 
+MAX_TEXT = 2000
+"""Most characters a memory text from the model may have; a longer one is not a fact."""
+
+
+def _memory_text(value: Any) -> str | None:
+    """``value`` as a memory text: a UTF-8 str with words, at most :data:`MAX_TEXT` long."""
+    if not isinstance(value, str) or not is_utf8(value) or not normalize_text(value):
+        return None
+    value = value.strip()
+    return value if len(value) <= MAX_TEXT else None
+
+
 def _index(value: Any, size: int) -> int | None:
     """``value`` as an id below ``size`` (ints or digit strings), else ``None``."""
     if isinstance(value, str) and value.strip().isdigit():
@@ -163,10 +177,13 @@ def parse_decisions(
 ) -> list[Decision]:
     """Read the model's decisions, mapping the ids it saw back to the facts and memories.
 
-    Tolerates a ``<think>`` preamble, code fences and broken JSON (``json-repair``). Entries
-    that name an unknown fact, event or memory id, an ADD or UPDATE without text, or a memory
-    an earlier entry already changed are dropped with a logged warning; a fact left with no
-    valid decision gets an ADD.
+    Tolerates a ``<think>`` preamble, code fences and broken JSON (``json-repair``; a reply cut
+    off before its JSON closes is refused). Entries that name an unknown fact, event or memory
+    id, a text without words (or not UTF-8, or over :data:`MAX_TEXT` characters), an ADD or
+    UPDATE without text, or a memory an earlier entry already changed are dropped with a
+    logged warning; a new fact left with no valid decision gets an ADD. With ``facts=None``
+    (the model drew the facts itself) any such entry refuses the whole reply, since the fact
+    it was about is unknown: the caller stores the turn's statements instead.
 
     Args:
         reply: The model's text.
@@ -178,37 +195,42 @@ def parse_decisions(
         The decisions, in the reply's order, then the ADDs of facts it left out.
 
     Raises:
-        ReconciliationError: If no list of decisions can be read; ``error.raw`` holds the
-            reply.
+        ReconciliationError: If no list of decisions can be read, or (with ``facts=None``) an
+            entry is invalid; ``error.raw`` holds the reply.
     """
     decisions: list[Decision] = []
     decided: set[int] = set()
     changed: set[int] = set()
+    problems: list[Any] = []
     for entry in _entries(reply):
         if not isinstance(entry, dict):
+            problems.append(entry)
             logger.warning(
                 "reconciliation: skipped an entry that is not an object: %s", shown(entry)
             )
             continue
         event = str(entry.get("event", "")).strip().upper()
-        text = entry.get("text")
-        text = text.strip() if isinstance(text, str) and text.strip() else None
+        text = _memory_text(entry.get("text"))
         fact: int | None
         said: str | None
         if facts is None:
             fact, said = -1, text
+        elif "fact" not in entry and len(facts) == 1:
+            fact, said = 0, facts[0]
         else:
             fact = _index(entry.get("fact"), len(facts))
-            if fact is None and len(facts) == 1:
-                fact = 0
             said = facts[fact] if fact is not None else None
-        if event not in EVENTS or fact is None:
+        bad_text = event in ("ADD", "UPDATE") and "text" in entry and text is None
+        if event not in EVENTS or fact is None or bad_text:
+            problems.append(entry)
             logger.warning(
-                "reconciliation: skipped an entry with no valid event and fact: %s", shown(entry)
+                "reconciliation: skipped an entry with no valid event, fact or text: %s",
+                shown(entry),
             )
             continue
         if event == "ADD":
             if said is None:
+                problems.append(entry)
                 logger.warning("reconciliation: skipped an ADD without text: %s", shown(entry))
                 continue
             decisions.append(Decision("ADD", said, text=text or said))
@@ -216,14 +238,7 @@ def parse_decisions(
             continue
         target = _index(entry.get("id"), len(existing))
         if target is None or (event != "NONE" and target in changed):
-            if facts is None and event == "UPDATE" and text is not None:
-                logger.warning(
-                    "reconciliation: an UPDATE of a memory id that was not shown; adding its "
-                    "text instead: %s",
-                    shown(entry),
-                )
-                decisions.append(Decision("ADD", text, text=text))
-                continue
+            problems.append(entry)
             logger.warning(
                 "reconciliation: skipped %s of a memory id that was not shown or already "
                 "changed: %s",
@@ -232,6 +247,7 @@ def parse_decisions(
             )
             continue
         if event == "UPDATE" and text is None:
+            problems.append(entry)
             logger.warning("reconciliation: skipped an UPDATE without text: %s", shown(entry))
             continue
         if event != "NONE":
@@ -241,6 +257,12 @@ def parse_decisions(
             Decision(event, said, existing[target], text if event == "UPDATE" else None)
         )
         decided.add(fact)
+    if facts is None and problems:
+        raise ReconciliationError(
+            f"{len(problems)} of the reply's decisions name no valid event, memory id or text "
+            f"(first: {shown(problems[0])}); nothing of this turn is applied",
+            raw=reply,
+        )
     for index, fact_text in enumerate(facts or ()):
         if index not in decided:
             logger.warning("reconciliation: no valid decision for %r; adding it", fact_text)
@@ -311,7 +333,7 @@ class Reconciler:
         if not facts or not existing:
             return add_all(facts)
         prompt = reconciliation_prompt(facts, existing, self.prompt)
-        return parse_decisions(generate(self.llm, prompt), facts, existing)
+        return parse_decisions(generate(self.llm, prompt, ReconciliationError), facts, existing)
 
     async def adecide(self, facts: Sequence[str], existing: Sequence[MemoryItem]) -> list[Decision]:
         """Async form of :meth:`decide`: the same arguments, result and errors.
@@ -322,7 +344,9 @@ class Reconciler:
         if not facts or not existing:
             return add_all(facts)
         prompt = reconciliation_prompt(facts, existing, self.prompt)
-        return parse_decisions(await agenerate(self.llm, prompt), facts, existing)
+        return parse_decisions(
+            await agenerate(self.llm, prompt, ReconciliationError), facts, existing
+        )
 
     def decide_turn(self, conversation: Messages, existing: Sequence[MemoryItem]) -> list[Decision]:
         """Draw the facts of a conversation turn and decide them, in one call.
@@ -340,7 +364,7 @@ class Reconciler:
             ReconciliationError: If the reply cannot be read.
         """
         prompt = reconciliation_prompt(None, existing, self.turn_prompt, conversation)
-        return parse_decisions(generate(self.llm, prompt), None, existing)
+        return parse_decisions(generate(self.llm, prompt, ReconciliationError), None, existing)
 
     async def adecide_turn(
         self, conversation: Messages, existing: Sequence[MemoryItem]
@@ -351,4 +375,6 @@ class Reconciler:
         (:func:`memvault.llm.agenerate`).
         """
         prompt = reconciliation_prompt(None, existing, self.turn_prompt, conversation)
-        return parse_decisions(await agenerate(self.llm, prompt), None, existing)
+        return parse_decisions(
+            await agenerate(self.llm, prompt, ReconciliationError), None, existing
+        )
