@@ -29,11 +29,16 @@ class SlowLLM:
     Args:
         seconds: How long each call takes.
         fail: Raise ``ConnectionError`` (after the sleep) instead of answering.
+        gate: Instead of sleeping, wait until this event is set (at most 30 s), so a test can
+            check what happened before the model answered whatever the machine's load.
     """
 
-    def __init__(self, seconds: float = 0.3, *, fail: bool = False) -> None:
+    def __init__(
+        self, seconds: float = 0.3, *, fail: bool = False, gate: threading.Event | None = None
+    ) -> None:
         self.seconds = seconds
         self.fail = fail
+        self.gate = gate
         self.seen: list[list[str]] = []
         self.started = threading.Event()
 
@@ -41,7 +46,10 @@ class SlowLLM:
         self.started.set()
         lines = user_lines(prompt)
         self.seen.append(lines)
-        time.sleep(self.seconds)
+        if self.gate is not None:
+            assert self.gate.wait(30), "the test never opened the gate"
+        else:
+            time.sleep(self.seconds)
         if self.fail:
             raise ConnectionError("the model server went away")
         return json.dumps({"facts": [fact_of(line) for line in lines]})
