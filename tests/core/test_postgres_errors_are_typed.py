@@ -108,3 +108,12 @@ def test_without_the_extra_the_error_names_it():
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert "pip install 'memvault[postgres]'" in out.stdout
+
+
+def test_words_that_fold_to_nothing_are_stored_and_found(postgres_dsn):
+    with MemoryStore(
+        backend=PostgresBackend(postgres_dsn, schema=fresh_schema()), embedder=HashingEmbedder(64)
+    ) as store:
+        store.put(("u",), "k", {"text": "Caroline' s dog \u0301 _ 's"})
+        for query in ("s", "dog", "_"):
+            assert [i.key for i in store.search(("u",), query=query, mode="lexical")] == ["k"]

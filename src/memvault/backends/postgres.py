@@ -120,7 +120,8 @@ _STEM = _stemmer()
 def _fold(word: str) -> str:
     """A word lower-cased, accents removed, Porter-stemmed: how both sides of a match read it."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return str(_STEM.stemWord(plain.lower()))
+    plain = plain.lower()
+    return str(_STEM.stemWord(plain)) or plain  # Porter stems "s" to nothing: keep it
 
 
 def _quoted(word: str) -> str:
@@ -140,8 +141,9 @@ def tsvector_of(text: str) -> tuple[str, int]:
     positions: dict[str, list[int]] = {}
     words = words_of(text)
     for position, word in enumerate(words, start=1):
-        if len(word) <= _MAX_WORD:
-            kept = positions.setdefault(_fold(word), [])
+        folded = _fold(word) if len(word) <= _MAX_WORD else ""
+        if folded:  # a word of combining marks alone folds to nothing
+            kept = positions.setdefault(folded, [])
             if len(kept) < _MAX_POSITIONS:
                 kept.append(min(position, 16_383))
     literal = " ".join(
@@ -159,10 +161,16 @@ def tsquery_of(query: str) -> str | None:
     Returns:
         E.g. ``"'tea' | 'dog'"``, or ``None`` if the query has no words.
     """
-    words = [_fold(w) for w in query_words(query) if len(w) <= _MAX_WORD]
+    words = _query_terms(query)
     if not words:
         return None
     return " | ".join(_quoted(w) for w in dict.fromkeys(words))
+
+
+def _query_terms(query: str) -> list[str]:
+    """The folded words of a query (:func:`~memvault.lexical.query_words`), distinct."""
+    folded = (_fold(w) for w in query_words(query) if len(w) <= _MAX_WORD)
+    return list(dict.fromkeys(w for w in folded if w))
 
 
 def _vector_text(vector: np.ndarray) -> str:
@@ -762,7 +770,7 @@ class PostgresBackend:
         if expression is None:
             with self._transaction():
                 return []
-        words = [_fold(w) for w in query_words(query) if len(w) <= _MAX_WORD]
+        words = _query_terms(query)
         scope, params = _scope(prefix, now)
         where, more = _filter(clauses)
         t = self.schema
