@@ -774,6 +774,8 @@ class PostgresBackend:
         scope, params = _scope(prefix, now)
         where, more = _filter(clauses)
         t = self.schema
+        # The query words' term frequencies come from marking them (setweight) and keeping
+        # only the marked (ts_filter), in C: unnesting whole tsvectors cost 3 times as much.
         with self._transaction() as cur:
             cur.execute(
                 f"""WITH found AS (
@@ -784,7 +786,8 @@ class PostgresBackend:
                     FROM {t}.items i WHERE {scope}
                 ), terms AS (
                     SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
-                    FROM found f, unnest(f.words) AS w WHERE w.lexeme = ANY(%s::text[])
+                    FROM found f,
+                    unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
                 ), rarity AS (
                     SELECT lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6)
                         AS idf
