@@ -16,6 +16,7 @@ from memvault.errors import (
     BackendUnavailableError,
     EmbedderMismatchError,
     InvalidArgumentError,
+    StoreBusyError,
     StoreDamagedError,
 )
 from memvault.history import Change
@@ -117,3 +118,18 @@ def test_words_that_fold_to_nothing_are_stored_and_found(postgres_dsn):
         store.put(("u",), "k", {"text": "Caroline' s dog \u0301 _ 's"})
         for query in ("s", "dog", "_"):
             assert [i.key for i in store.search(("u",), query=query, mode="lexical")] == ["k"]
+
+
+def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
+    from memvault.backends.postgres import _lock_keys
+
+    schema = fresh_schema()
+    backend = PostgresBackend(postgres_dsn, schema=schema, lock_timeout=0.2)
+    record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
+    with psycopg.connect(postgres_dsn) as holder:  # another writer of the key, never done
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_keys(schema, [record.id])[0],))
+        with pytest.raises(StoreBusyError, match="another writer"):
+            backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())
+    backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())  # free again
+    assert backend.get([record.id]) == [record]
+    backend.close()

@@ -89,6 +89,10 @@ EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly;
 larger scopes ask the HNSW index."""
 
+LOCK_TIMEOUT = 60.0
+"""Seconds a write waits for another writer of the same keys before
+:class:`~memvault.errors.StoreBusyError` (Postgres's ``lock_timeout``, set per write)."""
+
 BM25_K1 = 1.2
 """BM25's term-frequency saturation, as FTS5's ``bm25()``."""
 
@@ -306,6 +310,8 @@ class PostgresBackend:
         max_connections: Most connections of the pool made here.
         timeout: Seconds to wait for a connection (server down, pool exhausted) before
             :class:`~memvault.errors.BackendUnavailableError`.
+        lock_timeout: Seconds a write waits for another writer of one of its keys before
+            :class:`~memvault.errors.StoreBusyError` (see :data:`LOCK_TIMEOUT`).
 
     Raises:
         ImportError: If psycopg is missing (the message names the extra to install).
@@ -331,6 +337,7 @@ class PostgresBackend:
         exact_scope: int = EXACT_SCOPE,
         max_connections: int = 10,
         timeout: float = 30.0,
+        lock_timeout: float = LOCK_TIMEOUT,
     ) -> None:
         try:
             import psycopg
@@ -356,6 +363,10 @@ class PostgresBackend:
         self.schema = schema
         self.exact_scope = exact_scope
         self.timeout = timeout
+        for name, seconds in (("timeout", timeout), ("lock_timeout", lock_timeout)):
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0:
+                raise InvalidArgumentError(f"{name} must be a positive number of seconds")
+        self.lock_timeout = float(lock_timeout)
         self._dim: int | None = None
         given = getattr(pool, "conninfo", "") if pool is not None else dsn
         conninfo = given if isinstance(given, str) else ""
@@ -530,6 +541,12 @@ class PostgresBackend:
             (name, value),
         )
 
+    def _wait_for(self, cur: psycopg.Cursor[Any]) -> None:
+        """Bound this transaction's lock waits by ``lock_timeout``."""
+        cur.execute(
+            "SELECT set_config('lock_timeout', %s, TRUE)", (f"{int(self.lock_timeout * 1000)}ms",)
+        )
+
     def _check_dim(self, cur: psycopg.Cursor[Any], dim: int) -> None:
         """Fix the embedding dimension at the first write (typed column, HNSW index)."""
         if self._dim is None:
@@ -573,6 +590,7 @@ class PostgresBackend:
         carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
         ids = [r.id for r in records]
         with self._transaction() as cur:
+            self._wait_for(cur)
             if records:
                 self._check_dim(cur, int(vectors.shape[1]))
             cur.execute(
@@ -656,6 +674,7 @@ class PostgresBackend:
             return
         s = self.schema
         with self._transaction() as cur:
+            self._wait_for(cur)
             cur.execute(
                 "SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k",
                 (_lock_keys(s, distinct),),
