@@ -133,3 +133,15 @@ def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
     backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())  # free again
     assert backend.get([record.id]) == [record]
     backend.close()
+
+
+def test_connections_the_server_dropped_are_replaced(postgres_dsn):
+    backend = PostgresBackend(postgres_dsn, schema=fresh_schema())
+    assert backend.count((), now=0.0) == 0
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:  # e.g. a server restart
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+    assert backend.count((), now=0.0) == 0
+    backend.close()

@@ -16,7 +16,7 @@ import pytest
 from tests.core.processes import finish, next_report, release, spawn
 from tests.postgres import fresh_schema
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow  # 70 s on 2 cores, most of it checking 2,000 keys in 3 modes
 
 PUTS = 500
 WRITERS = 4

@@ -382,6 +382,7 @@ class PostgresBackend:
                     max_size=max_connections,
                     kwargs={"autocommit": True},
                     timeout=timeout,
+                    check=psycopg_pool.ConnectionPool.check_connection,  # dropped: replaced
                     open=True,
                     name=f"memvault-{schema}",
                 )
