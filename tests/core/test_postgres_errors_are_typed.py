@@ -87,8 +87,15 @@ def test_tables_dropped_under_a_store_give_a_typed_error(postgres_dsn):
 
 @pytest.mark.parametrize(
     "options",
-    [{"schema": "Bad-Name"}, {"schema": ""}, {"exact_scope": -1}, {"pool": object()}],
-    ids=["schema-case", "schema-empty", "exact-scope", "dsn-and-pool"],
+    [
+        {"schema": "Bad-Name"},
+        {"schema": ""},
+        {"exact_scope": -1},
+        {"pool": object()},
+        {"max_connections": 0},
+        {"lock_timeout": 0},
+    ],
+    ids=["schema-case", "schema-empty", "exact-scope", "dsn-and-pool", "connections", "lock"],
 )
 def test_bad_options_are_refused_before_connecting(options):
     with pytest.raises(InvalidArgumentError):

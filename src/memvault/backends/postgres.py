@@ -1,6 +1,6 @@
-"""The Postgres topology: one PostgreSQL database, shared by processes and machines.
+"""The Postgres topology: one PostgreSQL database, the system of record of every machine.
 
-It is the system of record for any number of processes on any number of machines.
+Any number of processes on any number of machines share it; nothing is kept beside it.
 
 One schema (``memvault`` by default) holds three tables, written together in one transaction
 per write:
@@ -26,8 +26,10 @@ word), where FTS5 uses its whole table's, so scores differ from a local store's 
 is close. Its words are memvault's own (:func:`~memvault.lexical.words_of`,
 :func:`~memvault.lexical.query_words`): lower-cased, accent-folded, Porter-stemmed, no
 stop-word list on the record side, any of the query's words matching (OR), so it finds exactly
-the records the local backends find. Its cost follows the records that hold a query word
-(about 15 ms when all of 2,000 do) plus one count of the scope.
+the records the local backends find (``bench/postgres_lexical.py``: the same recall as FTS5 on
+LoCoMo). Its cost follows the records that hold a query word, plus one count of the scope:
+about 5 ms for a LoCoMo question over one conversation, 75 ms when all of 20,000 records in
+scope hold one.
 
 **Dense search** ranks a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`)
 exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks the HNSW
@@ -364,9 +366,23 @@ class PostgresBackend:
         self.exact_scope = exact_scope
         self.timeout = timeout
         for name, seconds in (("timeout", timeout), ("lock_timeout", lock_timeout)):
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0:
-                raise InvalidArgumentError(f"{name} must be a positive number of seconds")
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, (int, float))
+                or not 0 < seconds <= 1e6  # also refuses NaN and infinity
+            ):
+                raise InvalidArgumentError(
+                    f"{name} must be a number of seconds above 0 and at most 1e6, got {seconds!r}"
+                )
         self.lock_timeout = float(lock_timeout)
+        if (
+            isinstance(max_connections, bool)
+            or not isinstance(max_connections, int)
+            or max_connections < 1
+        ):
+            raise InvalidArgumentError(
+                f"max_connections must be an int >= 1, got {max_connections!r}"
+            )
         self._dim: int | None = None
         given = getattr(pool, "conninfo", "") if pool is not None else dsn
         conninfo = given if isinstance(given, str) else ""
