@@ -10,6 +10,7 @@ the reason, except under ``CI=true``, where they fail.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import uuid
 import warnings
@@ -45,6 +46,7 @@ def postgres_dsn() -> Iterator[str]:
         pytest.skip(reason)
     yield dsn
     server.cleanup()  # type: ignore[attr-defined]
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def fresh_schema() -> str:
