@@ -24,3 +24,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def locomo_dir() -> Path:
     """The LoCoMo conversations folder (see :mod:`tests.external`); skips when absent."""
     return external.locomo_dir()
+
+
+from tests.postgres import postgres_dsn  # noqa: E402, F401 - the session's PostgreSQL server

@@ -19,6 +19,7 @@ from memvault.backends.chroma import ChromaBackend, ChromaIndex
 from memvault.backends.chroma_server import ChromaServerBackend
 from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
+from memvault.backends.postgres import PostgresBackend  # psycopg is imported when one is made
 from memvault.background import IngestionStats
 from memvault.config import MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
@@ -102,6 +103,7 @@ __all__ = [
     "ChromaServerBackend",
     "EmbedderError",
     "LocalBackend",
+    "PostgresBackend",
     "MemvaultWarning",
     "StoreBusyError",
     "StoreClosedError",

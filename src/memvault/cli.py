@@ -3,7 +3,8 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
-for machine-readable output.
+for machine-readable output; ``memvault --dsn postgresql://... COMMAND`` (or ``$MEMVAULT_DSN``)
+keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`).
 
 Every error is one line on stderr starting with ``error:``, never a traceback. A usage error (an
 unknown option or command, a missing argument, an option value of the wrong type or out of
@@ -146,9 +147,38 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
+_dsn: list[str | None] = [None]
+"""The root option ``--dsn`` of this run (set by the root callback before any command)."""
+
+
+def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
+    """The store on the PostgreSQL database of ``--dsn``, or None without it."""
+    dsn = _dsn[0]
+    if dsn is None:
+        return None
+    if path is not None:
+        raise InvalidArgumentError(
+            "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, $MEMVAULT_DSN), "
+            "not both"
+        )
+    from memvault.backends.postgres import PostgresBackend
+
+    return MemoryStore(backend=PostgresBackend(dsn), **options)
+
+
+def _open(path: Path | None, **options: Any) -> MemoryStore:
+    """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
+    on_postgres = _postgres(path, **options)
+    return on_postgres if on_postgres is not None else MemoryStore(path, **options)
+
+
 def _existing(path: Path | None) -> MemoryStore:
     """Open the store for a command that only reads or removes: a mistyped --path is an error."""
     from memvault.backends.chroma import default_path
+
+    on_postgres = _postgres(path)
+    if on_postgres is not None:
+        return on_postgres
 
     folder = path.expanduser() if path else default_path()
     if not (folder / "chroma.sqlite3").exists():
@@ -199,7 +229,17 @@ def _absent(key: str, namespace: str) -> typer.Exit:
 def _root(
     ctx: typer.Context,
     version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
+    dsn: Annotated[
+        Optional[str],  # noqa: UP045 - typer reads the annotation at run time on Python 3.10
+        typer.Option(
+            "--dsn",
+            envvar="MEMVAULT_DSN",
+            help="PostgreSQL connection URI: keep the store in that database (schema "
+            "'memvault') instead of a folder; needs pip install 'memvault[postgres]'.",
+        ),
+    ] = None,
 ) -> None:
+    _dsn[0] = dsn or None
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
         raise typer.Exit()
@@ -232,7 +272,7 @@ def ingest(
     # later turn writes nothing.
     turns = load_conversation(file)
     validate_items([(t.key, t.value()) for t in turns])
-    store = MemoryStore(path, ttl=ttl)
+    store = _open(path, ttl=ttl)
     batches = []  # one put_many per run of turns said at the same time, at most BATCH long
     for _, same_time in groupby(turns, key=lambda t: t.timestamp):
         run = list(same_time)
@@ -421,7 +461,7 @@ def import_items(
     as_json: AsJson = False,
 ) -> None:
     """Import memories from JSON Lines (a bad file changes nothing)."""
-    count = MemoryStore(path).import_jsonl(file)
+    count = _open(path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 
 

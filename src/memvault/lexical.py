@@ -36,11 +36,36 @@ def match_query(query: str) -> str | None:
     Returns:
         The expression, or ``None`` if the query has no words.
     """
-    words = [w.lower() for w in _WORD.findall(query)]
-    kept = [w for w in words if w not in STOPWORDS] or words
+    kept = query_words(query)
     if not kept:
         return None
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(kept))
+    return " OR ".join(f'"{w}"' for w in kept)
+
+
+def query_words(query: str) -> list[str]:
+    r"""The words a lexical query searches for: lower-cased, distinct, in query order.
+
+    Function words (:data:`STOPWORDS`) are left out unless nothing else is left; any of the
+    words matches (OR). Every backend's lexical search reads a query through this function.
+
+    Args:
+        query: The user's query.
+
+    Returns:
+        The words (``\w+`` runs), empty if the query has none.
+    """
+    words = [w.lower() for w in _WORD.findall(query)]
+    kept = [w for w in words if w not in STOPWORDS] or words
+    return list(dict.fromkeys(kept))
+
+
+def words_of(text: str) -> list[str]:
+    r"""The words of a text in order, as :func:`query_words` reads them (``\w+``, lower-cased).
+
+    Args:
+        text: E.g. :func:`indexed_text` of a value.
+    """
+    return [w.lower() for w in _WORD.findall(text)]
 
 
 def indexed_text(value: dict[str, Any]) -> str:

@@ -1,0 +1,966 @@
+"""The Postgres topology: one PostgreSQL database, the system of record of every machine.
+
+Any number of processes on any number of machines share it; nothing is kept beside it.
+
+One schema (``memvault`` by default) holds three tables, written together in one transaction
+per write:
+
+- ``items``: per record its id (the JSON array of namespace and key, see
+  :func:`~memvault.backends.base.record_id`), ``ns`` (the namespace as
+  :func:`~memvault.records.ns_key` spells it, so that a namespace prefix is a range of one
+  B-tree index, collation ``"C"``), the value (``json``: kept as written, so ``1e+20`` reads
+  back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated`` and
+  ``expires`` (Unix seconds, ``double precision``), the embedding (pgvector ``vector(dim)`` at
+  unit length, an HNSW index with cosine distance) and ``words`` (a ``tsvector`` with a GIN
+  index);
+- ``history``: one row per change to a key (record id, time, event, source, value before and
+  after), kept after the record is deleted (:mod:`memvault.history`);
+- ``meta``: the schema version (:data:`SCHEMA_VERSION`), the embedding dimension and the
+  store's settings (embedder name, dimension, fingerprint; checked by the store at open).
+
+**Lexical search** ranks by Okapi BM25 (``k1`` 1.2, ``b`` 0.75 and the idf of FTS5's
+``bm25()``), computed in SQL in one query: the records holding any query word are found by the
+GIN index of ``words``; the statistics are those of the **searched scope** (how many live
+records lie under the prefix, their mean length in words, how many of them hold each query
+word), where FTS5 uses its whole table's, so scores differ from a local store's while the order
+is close. Its words are memvault's own (:func:`~memvault.lexical.words_of`,
+:func:`~memvault.lexical.query_words`): lower-cased, accent-folded, Porter-stemmed, no
+stop-word list on the record side, any of the query's words matching (OR), so it finds exactly
+the records the local backends find (``bench/postgres_lexical.py``: the same recall as FTS5 on
+LoCoMo). Its cost follows the records that hold a query word, plus one count of the scope:
+about 5 ms for a LoCoMo question over one conversation, 75 ms when all of 20,000 records in
+scope hold one.
+
+**Dense search** ranks a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`)
+exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks the HNSW
+index (pgvector's iterative scan, so filters do not starve it) and is approximate, as a
+local store's Chroma index is.
+
+**Many writers**: every write takes a transaction-level advisory lock per key (in one sorted
+order, so two writers never deadlock) before it reads the versions it replaces, so two
+processes writing one key are serialised by the database; readers see every committed write.
+There are no lock files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from memvault.backends.base import (
+    Clauses,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    Vectors,
+    record_id,
+)
+from memvault.errors import (
+    BackendError,
+    BackendUnavailableError,
+    EmbedderMismatchError,
+    InvalidArgumentError,
+    MemvaultError,
+    StoreBusyError,
+    StoreClosedError,
+    StoreDamagedError,
+)
+from memvault.history import Change, HistoryEntry, entries_of_delete, entries_of_upsert
+from memvault.lexical import indexed_text, query_words, words_of
+from memvault.namespace import Namespace
+from memvault.records import ns_key, unit_vectors
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+SCHEMA_VERSION = 1
+"""The version of the tables this module writes, kept in ``meta``. A schema at an older
+version is migrated forward at open (there is none yet); a newer one is refused."""
+
+EXACT_SCOPE = 2_000
+"""Largest scope (live records under the searched prefix) that dense search ranks exactly;
+larger scopes ask the HNSW index."""
+
+LOCK_TIMEOUT = 60.0
+"""Seconds a write waits for another writer of the same keys before
+:class:`~memvault.errors.StoreBusyError` (Postgres's ``lock_timeout``, set per write)."""
+
+BM25_K1 = 1.2
+"""BM25's term-frequency saturation, as FTS5's ``bm25()``."""
+
+BM25_B = 0.75
+"""BM25's length normalisation, as FTS5's ``bm25()``."""
+
+DEFAULT_SCHEMA = "memvault"
+"""The Postgres schema that holds a store's tables unless another is given."""
+
+_INSTALL = "pip install 'memvault[postgres]'"
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+_SETUP_LOCK = 0x6D656D7661756C74  # "memvault": serialises opening and the first write
+_PAGE = 2_000
+_MAX_POSITIONS = 256  # a tsvector keeps at most 256 positions per word
+_MAX_WORD = 500  # longer "words" are not indexed (a tsvector word may hold 2,047 bytes)
+_RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
+_HISTORY_COLUMNS = "id, event, at, before, after, source"
+
+
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("porter")
+
+
+_STEM = _stemmer()
+
+
+def _fold(word: str) -> str:
+    """A word lower-cased, accents removed, Porter-stemmed: how both sides of a match read it."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    plain = plain.lower()
+    return str(_STEM.stemWord(plain)) or plain  # Porter stems "s" to nothing: keep it
+
+
+def _quoted(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector_of(text: str) -> tuple[str, int]:
+    """The ``tsvector`` literal of a text, each folded word with its positions (from 1).
+
+    Args:
+        text: The indexed text (:func:`~memvault.lexical.indexed_text`).
+
+    Returns:
+        The literal, e.g. ``"'dog':2 'tea':1,3"`` (empty for a text without words), and the
+        text's length in words (BM25's document length).
+    """
+    positions: dict[str, list[int]] = {}
+    words = words_of(text)
+    for position, word in enumerate(words, start=1):
+        folded = _fold(word) if len(word) <= _MAX_WORD else ""
+        if folded:  # a word of combining marks alone folds to nothing
+            kept = positions.setdefault(folded, [])
+            if len(kept) < _MAX_POSITIONS:
+                kept.append(min(position, 16_383))
+    literal = " ".join(
+        f"{_quoted(word)}:{','.join(map(str, sorted(set(at))))}" for word, at in positions.items()
+    )
+    return literal, len(words)
+
+
+def tsquery_of(query: str) -> str | None:
+    """The ``tsquery`` literal of a natural-language query: any of its words (OR).
+
+    The words are :func:`~memvault.lexical.query_words`, folded as :func:`tsvector_of` folds
+    a record's; query syntax is taken literally.
+
+    Returns:
+        E.g. ``"'tea' | 'dog'"``, or ``None`` if the query has no words.
+    """
+    words = _query_terms(query)
+    if not words:
+        return None
+    return " | ".join(_quoted(w) for w in dict.fromkeys(words))
+
+
+def _query_terms(query: str) -> list[str]:
+    """The folded words of a query (:func:`~memvault.lexical.query_words`), distinct."""
+    folded = (_fold(w) for w in query_words(query) if len(w) <= _MAX_WORD)
+    return list(dict.fromkeys(w for w in folded if w))
+
+
+def _vector_text(vector: np.ndarray) -> str:
+    return "[" + ",".join(map(repr, vector.tolist())) + "]"
+
+
+def _namespace_of(ns: str) -> Namespace:
+    return tuple(json.loads(segment) for segment in ns.split("\x1f")[:-1])
+
+
+def _record(row: Sequence[Any]) -> Record:
+    item_id, value, created, updated, expires = row
+    *namespace, key = json.loads(item_id)
+    return Record(
+        namespace=tuple(namespace),
+        key=key,
+        value=value,
+        created_at=created,
+        updated_at=updated,
+        expires_at=expires,
+    )
+
+
+def _entry(row: Sequence[Any]) -> HistoryEntry:
+    item_id, event, at, before, after, source = row
+    *namespace, key = json.loads(item_id)
+    return HistoryEntry(tuple(namespace), key, event, at, before, after, source)
+
+
+def _json(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _scope(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
+    """SQL conditions (alias ``i``) for liveness at ``now`` and a namespace prefix."""
+    sql = "TRUE" if now is None else "(i.expires IS NULL OR i.expires > %s)"
+    params: list[Any] = [] if now is None else [now]
+    if prefix:
+        key = ns_key(prefix)
+        sql += " AND i.ns >= %s AND i.ns < %s"
+        params += [key, key + "\U0010ffff"]
+    return sql, params
+
+
+def _filter(clauses: Clauses) -> tuple[str, list[Any]]:
+    """SQL for filter clauses over ``i.value``, with the semantics of :mod:`memvault.filters`.
+
+    A field counts only if it is a top-level string, number or boolean; a bool equals only a
+    bool, a string only a string, numbers compare as 64-bit floats (``double precision``).
+    """
+    parts: list[str] = []
+    params: list[Any] = []
+    for field, operator, operand in clauses:
+        if operator in ("$eq", "$ne", "$in", "$nin"):
+            options = operand if operator in ("$in", "$nin") else [operand]
+            equal: list[str] = []
+            values: list[Any] = []
+            for option in options:
+                sql, more = _equal(field, option)
+                equal.append(sql)
+                values += more
+            either = " OR ".join(equal)
+            if operator in ("$eq", "$in"):
+                parts.append(f"({either})")
+                params += values
+            else:
+                parts.append(
+                    "coalesce(json_typeof(i.value -> %s) IN ('string', 'number', 'boolean'), "
+                    f"FALSE) AND NOT ({either})"
+                )
+                params += [field, *values]
+        else:
+            symbol = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}[operator]
+            parts.append(
+                "coalesce(CASE WHEN json_typeof(i.value -> %s) = 'number' "
+                f"THEN (i.value ->> %s)::float8 {symbol} %s END, FALSE)"
+            )
+            params += [field, field, float(operand)]
+    return " AND ".join(parts) or "TRUE", params
+
+
+def _equal(field: str, operand: Any) -> tuple[str, list[Any]]:
+    """SQL that is TRUE where ``i.value[field]`` equals ``operand`` (never NULL)."""
+    if isinstance(operand, bool):
+        return (
+            "coalesce(json_typeof(i.value -> %s) = 'boolean' AND i.value ->> %s = %s, FALSE)",
+            [field, field, "true" if operand else "false"],
+        )
+    if isinstance(operand, str):
+        return (
+            "coalesce(json_typeof(i.value -> %s) = 'string' AND i.value ->> %s = %s, FALSE)",
+            [field, field, operand],
+        )
+    return (
+        "coalesce(CASE WHEN json_typeof(i.value -> %s) = 'number' "
+        "THEN (i.value ->> %s)::float8 = %s END, FALSE)",
+        [field, field, float(operand)],
+    )
+
+
+def _lock_keys(schema: str, ids: Sequence[str]) -> list[int]:
+    """Advisory lock keys of record ids (signed 64-bit), sorted: one order for every writer."""
+    keys = {
+        int.from_bytes(
+            hashlib.blake2b(f"{schema}\x1f{i}".encode(), digest_size=8).digest(),
+            "big",
+            signed=True,
+        )
+        for i in ids
+    }
+    return sorted(keys)
+
+
+class PostgresBackend:
+    """Memories in a PostgreSQL database shared by any number of processes and machines.
+
+    Records, embeddings (pgvector, HNSW, cosine), a full-text index and the history live in
+    one schema and are written in one transaction per write (see the module docstring and
+    ``docs/architecture.md``). Needs the extra: ``pip install 'memvault[postgres]'``, and a
+    server with the ``vector`` extension (created here if the user may; else run
+    ``CREATE EXTENSION vector`` once as its owner).
+
+    Args:
+        dsn: A libpq connection string or URI, e.g. ``"postgresql://user@host:5432/db"`` or
+            ``"postgresql:///db?host=/var/run/postgresql"`` (a Unix socket); ``None`` or
+            ``""``: libpq's defaults and ``PG*`` environment variables.
+        pool: A ``psycopg_pool.ConnectionPool`` of your own instead of ``dsn`` (left open at
+            :meth:`close`).
+        schema: The Postgres schema of the store's tables (created if missing): lower-case
+            letters, digits and ``_``, up to 63. One store per schema.
+        exact_scope: Dense search ranks scopes of up to this many live records exactly;
+            larger ones ask the HNSW index (see :data:`EXACT_SCOPE`).
+        max_connections: Most connections of the pool made here.
+        timeout: Seconds to wait for a connection (server down, pool exhausted) before
+            :class:`~memvault.errors.BackendUnavailableError`.
+        lock_timeout: Seconds a write waits for another writer of one of its keys before
+            :class:`~memvault.errors.StoreBusyError` (see :data:`LOCK_TIMEOUT`).
+
+    Raises:
+        ImportError: If psycopg is missing (the message names the extra to install).
+        InvalidArgumentError: On a bad schema name or option, or both ``dsn`` and ``pool``.
+        BackendUnavailableError: If the server cannot be reached (names host or socket).
+        BackendError: If the server refuses (e.g. the ``vector`` extension is missing and the
+            user may not create it), or the schema was written by a newer memvault.
+        StoreDamagedError: If the schema holds tables that are not memvault's.
+
+    Example:
+        >>> backend = PostgresBackend("postgresql://localhost/app")  # doctest: +SKIP
+        >>> store = MemoryStore(backend=backend)  # doctest: +SKIP
+    """
+
+    search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        *,
+        pool: ConnectionPool | None = None,
+        schema: str = DEFAULT_SCHEMA,
+        exact_scope: int = EXACT_SCOPE,
+        max_connections: int = 10,
+        timeout: float = 30.0,
+        lock_timeout: float = LOCK_TIMEOUT,
+    ) -> None:
+        try:
+            import psycopg
+            import psycopg_pool
+        except ImportError as error:
+            raise ImportError(
+                f"PostgresBackend needs psycopg 3 and psycopg-pool ({error.name} is missing): "
+                f"{_INSTALL}",
+                name=error.name,
+            ) from error
+        self._closed = False
+        self._pool: ConnectionPool | None = None
+        self._own_pool = pool is None
+        if not isinstance(schema, str) or not _SCHEMA_NAME.fullmatch(schema):
+            raise InvalidArgumentError(
+                f"schema must be 1-63 lower-case letters, digits or '_' (not starting with a "
+                f"digit), got {schema!r}"
+            )
+        if isinstance(exact_scope, bool) or not isinstance(exact_scope, int) or exact_scope < 0:
+            raise InvalidArgumentError(f"exact_scope must be an int >= 0, got {exact_scope!r}")
+        if pool is not None and dsn is not None:
+            raise InvalidArgumentError("give PostgresBackend a dsn or a pool, not both")
+        self.schema = schema
+        self.exact_scope = exact_scope
+        self.timeout = timeout
+        for name, seconds in (("timeout", timeout), ("lock_timeout", lock_timeout)):
+            if (
+                isinstance(seconds, bool)
+                or not isinstance(seconds, (int, float))
+                or not 0 < seconds <= 1e6  # also refuses NaN and infinity
+            ):
+                raise InvalidArgumentError(
+                    f"{name} must be a number of seconds above 0 and at most 1e6, got {seconds!r}"
+                )
+        self.lock_timeout = float(lock_timeout)
+        if (
+            isinstance(max_connections, bool)
+            or not isinstance(max_connections, int)
+            or max_connections < 1
+        ):
+            raise InvalidArgumentError(
+                f"max_connections must be an int >= 1, got {max_connections!r}"
+            )
+        self._dim: int | None = None
+        given = getattr(pool, "conninfo", "") if pool is not None else dsn
+        conninfo = given if isinstance(given, str) else ""
+        self.address = _address(conninfo)
+        if pool is None:
+            with self._translated():
+                # Reach the server once before a pool exists: a server that is down fails
+                # here at once, not after the pool's timeout.
+                psycopg.connect(conninfo, connect_timeout=max(1, int(timeout))).close()
+                pool = psycopg_pool.ConnectionPool(
+                    conninfo,
+                    min_size=1,
+                    max_size=max_connections,
+                    kwargs={"autocommit": True},
+                    timeout=timeout,
+                    check=psycopg_pool.ConnectionPool.check_connection,  # dropped: replaced
+                    open=True,
+                    name=f"memvault-{schema}",
+                )
+        self._pool = pool
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- connections and errors -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Errors of psycopg leave as memvault's, with the cause chained."""
+        import psycopg
+        import psycopg_pool
+        from psycopg import errors
+
+        try:
+            yield
+        except MemvaultError:
+            raise
+        except psycopg_pool.PoolTimeout as error:
+            raise BackendUnavailableError(
+                f"no connection to the PostgreSQL server at {self.address} within "
+                f"{self.timeout:g} s ({error}); start it, check the address, or raise "
+                "max_connections"
+            ) from error
+        except (
+            errors.LockNotAvailable,
+            errors.DeadlockDetected,
+            errors.SerializationFailure,
+            errors.QueryCanceled,
+        ) as error:
+            raise StoreBusyError(
+                f"the PostgreSQL server at {self.address} gave up waiting for another "
+                f"writer ({type(error).__name__}: {error}); retry"
+            ) from error
+        except (
+            errors.UndefinedTable,
+            errors.UndefinedColumn,
+            errors.InvalidSchemaName,
+            errors.UndefinedFunction,
+        ) as error:
+            raise StoreDamagedError(
+                f"the memvault tables in schema {self.schema!r} at {self.address} are missing "
+                f"or changed ({error}); open the store again to create them, or restore the "
+                "schema from a backup"
+            ) from error
+        except psycopg.OperationalError as error:
+            raise BackendUnavailableError(
+                f"the PostgreSQL server at {self.address} cannot be reached ({error}); start "
+                "it, or check the connection string (host, port or socket folder)"
+            ) from error
+        except psycopg.Error as error:
+            raise BackendError(
+                f"the PostgreSQL server at {self.address} refused the operation: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor inside one transaction: committed on success, else rolled back."""
+        if self._closed or self._pool is None:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        with (
+            self._translated(),
+            self._pool.connection(timeout=self.timeout) as connection,
+            connection.transaction(),
+            connection.cursor() as cursor,
+        ):
+            yield cursor
+
+    def _open(self) -> None:
+        """Create or check the schema, under a lock that serialises every opener."""
+        s = self.schema
+        with self._transaction() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+            cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+            if cur.fetchone() is None:
+                cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            cur.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            cur.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                (s,),
+            )
+            tables = {row[0] for row in cur.fetchall()}
+            if not tables:
+                self._create(cur)
+                return
+            if "meta" not in tables:
+                raise StoreDamagedError(
+                    f"schema {s!r} at {self.address} holds tables {sorted(tables)} that are "
+                    "not memvault's; give PostgresBackend another schema"
+                )
+            version = self._meta(cur, "schema")
+            if version is None or not version.isdigit():
+                raise StoreDamagedError(
+                    f"schema {s!r} at {self.address} has no memvault schema version; give "
+                    "PostgresBackend another schema"
+                )
+            if int(version) > SCHEMA_VERSION:
+                raise BackendError(
+                    f"schema {s!r} at {self.address} was written by a newer memvault (schema "
+                    f"version {version}; this one reads up to {SCHEMA_VERSION}): upgrade "
+                    "memvault"
+                )
+            # Migrations from older versions run here, in this transaction, one version at a
+            # time; version 1 is the first.
+            dim = self._meta(cur, "dim")
+            self._dim = None if dim is None else int(dim)
+
+    def _create(self, cur: psycopg.Cursor[Any]) -> None:
+        s = self.schema
+        for statement in (
+            f"CREATE TABLE {s}.meta (name text PRIMARY KEY, value text NOT NULL)",
+            f"""CREATE TABLE {s}.items (
+                id text COLLATE "C" PRIMARY KEY,
+                ns text COLLATE "C" NOT NULL,
+                value json NOT NULL,
+                created double precision NOT NULL,
+                updated double precision NOT NULL,
+                expires double precision,
+                embedding vector,
+                words tsvector NOT NULL,
+                length integer NOT NULL
+            )""",
+            f"CREATE INDEX items_by_ns ON {s}.items (ns)",
+            f"CREATE INDEX items_by_recency ON {s}.items (updated DESC, id)",
+            f"CREATE INDEX items_words ON {s}.items USING gin (words)",
+            f"""CREATE TABLE {s}.history (
+                seq bigserial PRIMARY KEY,
+                id text COLLATE "C" NOT NULL,
+                ns text COLLATE "C" NOT NULL,
+                at double precision NOT NULL,
+                event text NOT NULL,
+                source text NOT NULL,
+                before json,
+                after json
+            )""",
+            f"CREATE INDEX history_by_id ON {s}.history (id, at, seq)",
+            f"CREATE INDEX history_by_ns ON {s}.history (ns)",
+        ):
+            cur.execute(statement)
+        self._set_meta(cur, "schema", str(SCHEMA_VERSION))
+
+    def _meta(self, cur: psycopg.Cursor[Any], name: str) -> str | None:
+        cur.execute(f"SELECT value FROM {self.schema}.meta WHERE name = %s", (name,))
+        row = cur.fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, cur: psycopg.Cursor[Any], name: str, value: str) -> None:
+        cur.execute(
+            f"INSERT INTO {self.schema}.meta VALUES (%s, %s) "
+            "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+            (name, value),
+        )
+
+    def _wait_for(self, cur: psycopg.Cursor[Any]) -> None:
+        """Bound this transaction's lock waits by ``lock_timeout``."""
+        cur.execute(
+            "SELECT set_config('lock_timeout', %s, TRUE)", (f"{int(self.lock_timeout * 1000)}ms",)
+        )
+
+    def _check_dim(self, cur: psycopg.Cursor[Any], dim: int) -> None:
+        """Fix the embedding dimension at the first write (typed column, HNSW index)."""
+        if self._dim is None:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+            recorded = self._meta(cur, "dim")
+            if recorded is None:
+                s = self.schema
+                cur.execute(f"ALTER TABLE {s}.items ALTER COLUMN embedding TYPE vector({dim})")
+                cur.execute(
+                    f"CREATE INDEX items_embedding ON {s}.items "
+                    "USING hnsw (embedding vector_cosine_ops)"
+                )
+                self._set_meta(cur, "dim", str(dim))
+                recorded = str(dim)
+            self._dim = int(recorded)
+        if dim != self._dim:
+            raise EmbedderMismatchError(
+                f"the store in schema {self.schema!r} at {self.address} holds embeddings of "
+                f"dimension {self._dim}, not {dim}; use the embedder it was written with"
+            )
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def upsert(
+        self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
+    ) -> list[Record]:
+        """Insert or replace records and write their history, in one transaction.
+
+        Each key is locked (advisory, transaction-level) before its previous version is read,
+        so writers of one key, in any process, take turns; a version live at ``now`` lends
+        its ``created_at``. See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
+
+        Raises:
+            EmbedderMismatchError: If the embeddings' dimension is not the store's.
+            BackendUnavailableError, BackendError, StoreBusyError: From the server.
+        """
+        if not records and not change.carried:
+            return []
+        vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
+        s = self.schema
+        carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
+        ids = [r.id for r in records]
+        with self._transaction() as cur:
+            self._wait_for(cur)
+            if records:
+                self._check_dim(cur, int(vectors.shape[1]))
+            cur.execute(
+                "SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k",
+                (_lock_keys(s, [*ids, *carried]),),
+            )
+            found: dict[str, Record] = {}
+            if ids:
+                cur.execute(
+                    f"SELECT {_RECORD_COLUMNS} FROM {s}.items i WHERE i.id = ANY(%s) FOR UPDATE",
+                    (ids,),
+                )
+                found = {row[0]: _record(row) for row in cur.fetchall()}
+            previous = [found.get(i) for i in ids]
+            stored = [
+                replace(r, created_at=old.created_at) if old is not None and old.live(now) else r
+                for r, old in zip(records, previous)
+            ]
+            if stored:
+                cur.executemany(
+                    f"INSERT INTO {s}.items AS i VALUES "
+                    "(%s, %s, %s::json, %s, %s, %s, %s::vector, %s::tsvector, %s) "
+                    "ON CONFLICT (id) DO UPDATE SET ns = EXCLUDED.ns, value = EXCLUDED.value, "
+                    "created = EXCLUDED.created, updated = EXCLUDED.updated, "
+                    "expires = EXCLUDED.expires, embedding = EXCLUDED.embedding, "
+                    "words = EXCLUDED.words, length = EXCLUDED.length",
+                    [
+                        (
+                            r.id,
+                            ns_key(r.namespace),
+                            _json(r.value),
+                            r.created_at,
+                            r.updated_at,
+                            r.expires_at,
+                            _vector_text(vector),
+                            *tsvector_of(indexed_text(r.value)),
+                        )
+                        for r, vector in zip(stored, vectors)
+                    ],
+                )
+            kept: list[HistoryEntry] = []
+            if carried:
+                cur.execute(
+                    f"SELECT {_HISTORY_COLUMNS} FROM {s}.history WHERE id = ANY(%s) "
+                    "ORDER BY id, at, seq",
+                    (carried,),
+                )
+                kept = [_entry(row) for row in cur.fetchall()]
+            self._append_history(
+                cur, entries_of_upsert(records, previous, now=now, change=change, kept=kept)
+            )
+        return stored
+
+    def _append_history(self, cur: psycopg.Cursor[Any], entries: Sequence[HistoryEntry]) -> None:
+        if not entries:
+            return
+        cur.executemany(
+            f"INSERT INTO {self.schema}.history (id, ns, at, event, source, before, after) "
+            "VALUES (%s, %s, %s, %s, %s, %s::json, %s::json)",
+            [
+                (
+                    record_id(e.namespace, e.key),
+                    ns_key(e.namespace),
+                    e.at,
+                    e.event,
+                    e.source,
+                    _json(e.before),
+                    _json(e.after),
+                )
+                for e in entries
+            ],
+        )
+
+    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+        """Delete records by id and record it, in one transaction; absent ids are ignored.
+
+        See :meth:`Backend.delete <memvault.backends.base.Backend.delete>`.
+        """
+        distinct = list(dict.fromkeys(ids))
+        if not distinct:
+            return
+        s = self.schema
+        with self._transaction() as cur:
+            self._wait_for(cur)
+            cur.execute(
+                "SELECT count(pg_advisory_xact_lock(k)) FROM unnest(%s::bigint[]) AS k",
+                (_lock_keys(s, distinct),),
+            )
+            cur.execute(
+                f"DELETE FROM {s}.items i WHERE i.id = ANY(%s) RETURNING {_RECORD_COLUMNS}",
+                (distinct,),
+            )
+            found = {row[0]: _record(row) for row in cur.fetchall()}
+            previous = [found.get(i) for i in distinct]
+            self._append_history(cur, entries_of_delete(previous, now=now, source=source))
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get(self, ids: Sequence[str]) -> list[Record | None]:
+        """Records by id (expired ones included), ``None`` where absent; one per id given."""
+        if not ids:
+            with self._transaction():
+                return []
+        with self._transaction() as cur:
+            cur.execute(
+                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE i.id = ANY(%s)",
+                (list(dict.fromkeys(ids)),),
+            )
+            found = {row[0]: _record(row) for row in cur.fetchall()}
+        return [found.get(i) for i in ids]
+
+    def recent(
+        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+    ) -> list[Record]:
+        """Live matching records, most recently updated first, ties by id."""
+        scope, params = _scope(prefix, now)
+        where, more = _filter(clauses)
+        with self._transaction() as cur:
+            cur.execute(
+                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
+                "ORDER BY i.updated DESC, i.id LIMIT %s OFFSET %s",
+                [*params, *more, limit, offset],
+            )
+            return [_record(row) for row in cur.fetchall()]
+
+    def dense(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Ranked:
+        """The ``limit`` live matching records nearest to ``embedding``, by cosine similarity.
+
+        Exact (ties by id, also at the cut) for scopes of up to ``exact_scope`` live records;
+        a larger scope asks the HNSW index with pgvector's iterative scan (approximate).
+
+        Returns:
+            ``(id, cosine similarity)`` pairs, most similar first, ties by id.
+        """
+        query = _vector_text(unit_vectors([embedding])[0])
+        scope, params = _scope(prefix, now)
+        where, more = _filter(clauses)
+        condition = f"{scope} AND {where} AND i.embedding IS NOT NULL"
+        s = self.schema
+        with self._transaction() as cur:
+            cur.execute(
+                f"SELECT count(*) FROM (SELECT 1 FROM {s}.items i WHERE {scope} LIMIT %s) AS n",
+                [*params, self.exact_scope + 1],
+            )
+            row = cur.fetchone()
+            if row is not None and row[0] <= self.exact_scope:
+                # The score expression is not the index's operator: Postgres ranks exactly.
+                cur.execute(
+                    f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {s}.items i "
+                    f"WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
+                    [query, *params, *more, limit],
+                )
+                return [(i, float(score)) for i, score in cur.fetchall()]
+            cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', TRUE)")
+            wanted = limit + 1
+            while True:
+                cur.execute(
+                    "SELECT set_config('hnsw.ef_search', %s, TRUE)",
+                    (str(min(1000, max(40, wanted))),),
+                )
+                cur.execute(
+                    f"SELECT i.id, -(i.embedding <#> %s::vector) FROM {s}.items i "
+                    f"WHERE {condition} ORDER BY i.embedding <=> %s::vector LIMIT %s",
+                    [query, *params, *more, query, wanted],
+                )
+                hits = sorted(
+                    ((i, float(score)) for i, score in cur.fetchall()),
+                    key=lambda hit: (-hit[1], hit[0]),
+                )
+                # Ask for more until the last hit scores below the cut: then every record tied
+                # with the last one kept is there to be ordered by id.
+                if len(hits) < wanted or hits[-1][1] < hits[limit - 1][1]:
+                    return hits[:limit]
+                wanted *= 2
+
+    def lexical(
+        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+    ) -> Ranked:
+        """Live matching records holding any of the query's words, by BM25 over the scope.
+
+        Filters apply after the statistics are read (see the module docstring), so a filter
+        narrows the records returned, not the word rarities that rank them.
+
+        Returns:
+            ``(id, BM25 score > 0)`` pairs, best first, ties by id.
+        """
+        expression = tsquery_of(query)
+        if expression is None:
+            with self._transaction():
+                return []
+        words = _query_terms(query)
+        scope, params = _scope(prefix, now)
+        where, more = _filter(clauses)
+        t = self.schema
+        # The query words' term frequencies come from marking them (setweight) and keeping
+        # only the marked (ts_filter), in C: unnesting whole tsvectors cost 3 times as much.
+        with self._transaction() as cur:
+            cur.execute(
+                f"""WITH found AS (
+                    SELECT i.id, i.words, i.length::float8 AS length, ({where}) AS kept
+                    FROM {t}.items i WHERE i.words @@ %s::tsquery AND {scope}
+                ), scope AS (
+                    SELECT count(*)::float8 AS n, avg(i.length)::float8 AS mean
+                    FROM {t}.items i WHERE {scope}
+                ), terms AS (
+                    SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
+                    FROM found f,
+                    unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
+                ), rarity AS (
+                    SELECT lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6)
+                        AS idf
+                    FROM terms, scope s GROUP BY lexeme, s.n
+                )
+                SELECT t.id, sum(r.idf * t.tf * (%s + 1)
+                    / (t.tf + %s * (1 - %s + %s * t.length / greatest(s.mean, 1)))) AS score
+                FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
+                GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s""",
+                [
+                    *more,
+                    expression,
+                    *params,
+                    *params,
+                    words,
+                    BM25_K1,
+                    BM25_K1,
+                    BM25_B,
+                    BM25_B,
+                    limit,
+                ],
+            )
+            return [(i, float(score)) for i, score in cur.fetchall()]
+
+    def count(self, prefix: Namespace, *, now: float) -> int:
+        """How many live records lie under ``prefix``."""
+        scope, params = _scope(prefix, now)
+        with self._transaction() as cur:
+            cur.execute(f"SELECT count(*) FROM {self.schema}.items i WHERE {scope}", params)
+            row = cur.fetchone()
+        return 0 if row is None else int(row[0])
+
+    def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
+        """The distinct namespaces of live records under ``prefix``, in no set order."""
+        scope, params = _scope(prefix, now)
+        with self._transaction() as cur:
+            cur.execute(f"SELECT DISTINCT i.ns FROM {self.schema}.items i WHERE {scope}", params)
+            return [_namespace_of(row[0]) for row in cur.fetchall()]
+
+    def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
+        """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
+        if self._closed:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        return self._scan(prefix, now)
+
+    def _scan(self, prefix: Namespace, now: float | None) -> Iterator[Record]:
+        scope, params = _scope(prefix, now)
+        last = ""
+        while True:
+            with self._transaction() as cur:
+                cur.execute(
+                    f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} "
+                    "AND i.id > %s ORDER BY i.id LIMIT %s",
+                    [*params, last, _PAGE],
+                )
+                rows = cur.fetchall()
+            yield from (_record(row) for row in rows)
+            if len(rows) < _PAGE:
+                return
+            last = rows[-1][0]
+
+    def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
+        """Every change to ``(namespace, key)``, oldest first (by ``at``, then as written)."""
+        with self._transaction() as cur:
+            cur.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM {self.schema}.history WHERE id = %s "
+                "ORDER BY at, seq",
+                (record_id(namespace, key),),
+            )
+            return [_entry(row) for row in cur.fetchall()]
+
+    def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        """The history of every key under ``prefix``, by record id, each key oldest first."""
+        if self._closed:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        return self._history_under(prefix)
+
+    def _history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        sql = (
+            f"SELECT {_HISTORY_COLUMNS}, seq FROM {self.schema}.history i "
+            "WHERE (id, at, seq) > (%s, %s, %s)"
+        )
+        params: list[Any] = []
+        if prefix:
+            key = ns_key(prefix)
+            sql += " AND ns >= %s AND ns < %s"
+            params += [key, key + "\U0010ffff"]
+        sql += " ORDER BY id, at, seq LIMIT %s"
+        after: tuple[str, float, int] = ("", float("-inf"), -1)
+        while True:
+            with self._transaction() as cur:
+                cur.execute(sql, [*after, *params, _PAGE])
+                rows = cur.fetchall()
+            yield from (_entry(row[:6]) for row in rows)
+            if len(rows) < _PAGE:
+                return
+            after = (rows[-1][0], rows[-1][2], rows[-1][6])
+
+    def get_info(self) -> dict[str, Any] | None:
+        """The store's settings (embedder name, dimension, fingerprint), or None."""
+        with self._transaction() as cur:
+            raw = self._meta(cur, "info")
+        return None if raw is None else json.loads(raw)
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Record the store's settings (a JSON object) in the ``meta`` table."""
+        with self._transaction() as cur:
+            self._set_meta(cur, "info", json.dumps(info))
+
+    def close(self) -> None:
+        """Close the pool made here (a pool passed in stays open); closing twice does nothing.
+
+        Afterwards every method raises :class:`~memvault.errors.StoreClosedError`.
+        """
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None and self._own_pool:
+            with contextlib.suppress(Exception):
+                pool.close()
+
+
+def _address(conninfo: str) -> str:
+    """Where a connection string points, for messages (never the password)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(conninfo)
+    except Exception:  # noqa: BLE001 - a malformed string is reported when connecting
+        return "the server of the connection string given"
+    host = str(parts.get("host") or "")
+    port = parts.get("port") or "5432"
+    database = parts.get("dbname")
+    where = (
+        f"the Unix socket in {host} (port {port})"
+        if not host or host.startswith("/")
+        else f"{host}:{port}"
+    )
+    if not host:
+        where = f"libpq's default socket (port {port})"
+    return f"{where}{f', database {database}' if database else ''}"

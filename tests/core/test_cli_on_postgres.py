@@ -1,0 +1,60 @@
+"""``memvault --dsn URI`` keeps the store in a PostgreSQL database: ingest, search, get,
+history, stats, export and import work as on a folder; errors stay one line."""
+
+import json
+import uuid
+
+import psycopg
+from typer.testing import CliRunner
+
+from memvault.cli import app
+from memvault.conversations import source_id
+from tests.core.cli import EXAMPLE
+
+
+def _database(dsn: str) -> str:
+    """A new, empty database on the server of ``dsn``; its URI."""
+    name = f"cli_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return dsn.replace("/postgres?", f"/{name}?")
+
+
+def _cli(dsn: str, *args: str, check: bool = True):
+    result = CliRunner().invoke(app, ["--dsn", dsn, *args], prog_name="memvault")
+    if check:
+        assert result.exit_code == 0, result.stderr or result.exception
+    return result
+
+
+def test_commands_run_on_a_database(postgres_dsn, tmp_path):
+    dsn = _database(postgres_dsn)
+    _cli(dsn, "ingest", str(EXAMPLE), "-n", "users/alice")
+    hits = json.loads(_cli(dsn, "search", "trip", "-k", "3", "--json").stdout)
+    assert len(hits) == 3
+    for mode in ("dense", "lexical"):
+        assert json.loads(_cli(dsn, "search", "Kyoto", "--mode", mode, "--json").stdout)
+    key = f"{source_id(EXAMPLE)}:1"
+    first = json.loads(_cli(dsn, "get", key, "-n", "users/alice", "--json").stdout)[0]
+    assert first["value"]["text"].startswith("Hi! I'm Alice.")
+    assert json.loads(_cli(dsn, "history", key, "-n", "users/alice", "--json").stdout)
+    stats = json.loads(_cli(dsn, "stats", "--json").stdout)
+    assert stats["memories"] == 10 and stats["namespaces"] == {"users/alice": 10}
+    exported = tmp_path / "out.jsonl"
+    assert json.loads(_cli(dsn, "export", str(exported), "--json").stdout)["exported"] == 10
+    other = _database(postgres_dsn)
+    assert json.loads(_cli(other, "import", str(exported), "--json").stdout)["imported"] == 10
+
+
+def test_dsn_and_path_together_are_one_line_error(postgres_dsn, tmp_path):
+    result = _cli(postgres_dsn, "stats", "--path", str(tmp_path), check=False)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: give a store folder") and "Traceback" not in (
+        result.stderr + result.stdout
+    )
+
+
+def test_an_unreachable_database_is_one_line_error(tmp_path):
+    result = _cli(f"postgresql://postgres@/postgres?host={tmp_path}", "stats", check=False)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and str(tmp_path) in result.stderr

@@ -1,0 +1,154 @@
+"""The Postgres backend's failures are memvault's typed errors that say what to do, never a raw
+psycopg error: a server that cannot be reached (naming its socket), another embedder, a schema
+of a newer memvault or of someone else, tables dropped under it, bad options, a missing extra."""
+
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from memvault import HashingEmbedder, MemoryStore
+from memvault.backends.base import Record
+from memvault.backends.postgres import SCHEMA_VERSION, PostgresBackend
+from memvault.errors import (
+    BackendError,
+    BackendUnavailableError,
+    EmbedderMismatchError,
+    InvalidArgumentError,
+    StoreBusyError,
+    StoreDamagedError,
+)
+from memvault.history import Change
+from tests.core.processes import REPO
+from tests.postgres import fresh_schema
+
+
+def test_a_server_that_cannot_be_reached_is_named(tmp_path):
+    socket_folder = tmp_path / "no-server-here"
+    socket_folder.mkdir()
+    with pytest.raises(BackendUnavailableError) as raised:
+        PostgresBackend(f"postgresql://postgres@/postgres?host={socket_folder}", timeout=2)
+    assert str(socket_folder) in str(raised.value)
+    assert isinstance(raised.value.__cause__, psycopg.OperationalError)
+
+
+def test_another_embedder_is_refused(postgres_dsn):
+    schema = fresh_schema()
+    with MemoryStore(
+        backend=PostgresBackend(postgres_dsn, schema=schema), embedder=HashingEmbedder(64)
+    ) as store:
+        store.put(("u",), "k", {"text": "tea"})
+    with pytest.raises(EmbedderMismatchError):
+        MemoryStore(
+            backend=PostgresBackend(postgres_dsn, schema=schema), embedder=HashingEmbedder(32)
+        )
+
+
+def test_embeddings_of_another_dimension_are_refused_by_the_backend(postgres_dsn):
+    backend = PostgresBackend(postgres_dsn, schema=fresh_schema())
+    record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
+    backend.upsert([record], [[1.0] * 8], now=1.0, change=Change())
+    with pytest.raises(EmbedderMismatchError, match="dimension 8, not 4"):
+        backend.upsert([record], [[1.0] * 4], now=2.0, change=Change())
+    assert [e.event for e in backend.history(("u",), "k")] == ["add"]
+    backend.close()
+
+
+def test_a_schema_of_a_newer_memvault_is_refused(postgres_dsn):
+    schema = fresh_schema()
+    PostgresBackend(postgres_dsn, schema=schema).close()
+    with psycopg.connect(postgres_dsn, autocommit=True) as connection:
+        connection.execute(
+            f"UPDATE {schema}.meta SET value = %s WHERE name = 'schema'", (str(SCHEMA_VERSION + 1),)
+        )
+    with pytest.raises(BackendError, match="newer memvault"):
+        PostgresBackend(postgres_dsn, schema=schema)
+
+
+def test_a_schema_holding_other_tables_is_refused(postgres_dsn):
+    schema = fresh_schema()
+    with psycopg.connect(postgres_dsn, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+        connection.execute(f"CREATE TABLE {schema}.orders (id int)")
+    with pytest.raises(StoreDamagedError, match="not memvault's"):
+        PostgresBackend(postgres_dsn, schema=schema)
+
+
+def test_tables_dropped_under_a_store_give_a_typed_error(postgres_dsn):
+    schema = fresh_schema()
+    backend = PostgresBackend(postgres_dsn, schema=schema)
+    with psycopg.connect(postgres_dsn, autocommit=True) as connection:
+        connection.execute(f"DROP TABLE {schema}.items")
+    with pytest.raises(StoreDamagedError, match="missing or changed"):
+        backend.count((), now=0.0)
+    backend.close()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"schema": "Bad-Name"},
+        {"schema": ""},
+        {"exact_scope": -1},
+        {"pool": object()},
+        {"max_connections": 0},
+        {"lock_timeout": 0},
+    ],
+    ids=["schema-case", "schema-empty", "exact-scope", "dsn-and-pool", "connections", "lock"],
+)
+def test_bad_options_are_refused_before_connecting(options):
+    with pytest.raises(InvalidArgumentError):
+        PostgresBackend("postgresql://nowhere.invalid/db", **options)
+
+
+def test_without_the_extra_the_error_names_it():
+    script = (
+        "import sys; sys.modules['psycopg'] = None\n"
+        "import memvault\n"
+        "from memvault import PostgresBackend\n"
+        "try:\n"
+        "    PostgresBackend('postgresql:///x')\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert "pip install 'memvault[postgres]'" in out.stdout
+
+
+def test_words_that_fold_to_nothing_are_stored_and_found(postgres_dsn):
+    with MemoryStore(
+        backend=PostgresBackend(postgres_dsn, schema=fresh_schema()), embedder=HashingEmbedder(64)
+    ) as store:
+        store.put(("u",), "k", {"text": "Caroline' s dog \u0301 _ 's"})
+        for query in ("s", "dog", "_"):
+            assert [i.key for i in store.search(("u",), query=query, mode="lexical")] == ["k"]
+
+
+def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
+    from memvault.backends.postgres import _lock_keys
+
+    schema = fresh_schema()
+    backend = PostgresBackend(postgres_dsn, schema=schema, lock_timeout=0.2)
+    record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
+    with psycopg.connect(postgres_dsn) as holder:  # another writer of the key, never done
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_keys(schema, [record.id])[0],))
+        with pytest.raises(StoreBusyError, match="another writer"):
+            backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())
+    backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())  # free again
+    assert backend.get([record.id]) == [record]
+    backend.close()
+
+
+def test_connections_the_server_dropped_are_replaced(postgres_dsn):
+    backend = PostgresBackend(postgres_dsn, schema=fresh_schema())
+    assert backend.count((), now=0.0) == 0
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:  # e.g. a server restart
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+    assert backend.count((), now=0.0) == 0
+    backend.close()
