@@ -1,9 +1,11 @@
 """The record file: a local store's system of record, on SQLite.
 
-One SQLite database holds, per record: its id, namespace, key, value (JSON), times, and its
-embedding (float32, unit length); an FTS5 index of its text for BM25 search (Robertson et al.,
-TREC-3, 1994; FTS5's ``bm25()``, Porter-stemmed, accent-folded ``unicode61`` words); a table of
-namespaces with their item counts; an **outbox** of the ids whose change the vector index has
+One SQLite database holds, per record: its id, namespace, key, value (JSON), times, its
+embedding (float32, unit length), and its words for BM25 search (:mod:`memvault.lexical`: the
+folded words with their counts as a JSON object, and its length in words); an FTS5 index of
+those words and of the record's namespace prefixes, which finds the records of a scope holding a
+query word; a table of namespaces with their item counts and total length in words; an
+**outbox** of the ids whose change the vector index has
 not applied yet; a **quarantine** of ids the vector index refused; ``meta`` (the store's
 settings and the index generation); and the **history** of every key (one row per change:
 record id, time, event, source, value before and after as JSON), which outlives the records.
@@ -13,7 +15,9 @@ namespace counts, outbox rows and history rows land together or not at all, acro
 processes and crashes. Reading the version a write replaces happens inside that transaction,
 so two writers of one key never interleave. The ``history`` table came without a schema bump
 (``CREATE TABLE IF NOT EXISTS``): a record file written before it opens as it is and starts
-keeping history. See ``docs/architecture.md``.
+keeping history. Schema 3 added the words columns and made the FTS5 index hold folded words;
+a schema-2 file is migrated in place when it is opened (:meth:`RecordFile.migrate`). See
+``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -40,10 +44,10 @@ from memvault.history import (
     entries_of_delete,
     entries_of_upsert,
 )
-from memvault.lexical import indexed_text, match_query
+from memvault.lexical import bm25, indexed_text, query_terms, terms_of
 from memvault.namespace import Namespace
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
     rowid INTEGER PRIMARY KEY,
@@ -55,17 +59,19 @@ CREATE TABLE IF NOT EXISTS items (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     expires REAL,
-    vector BLOB
+    vector BLOB,
+    length INTEGER NOT NULL DEFAULT 0,
+    terms TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(scope, body, tokenize = 'porter unicode61');
 CREATE TABLE IF NOT EXISTS namespaces (
     ns TEXT PRIMARY KEY,
     namespace TEXT NOT NULL,
     items INTEGER NOT NULL,
     lasting INTEGER NOT NULL,
-    expires_max REAL
+    expires_max REAL,
+    words INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine (id TEXT PRIMARY KEY, reason TEXT NOT NULL);
@@ -84,6 +90,13 @@ CREATE TABLE IF NOT EXISTS history (
 CREATE INDEX IF NOT EXISTS history_by_id ON history (id, at, seq);
 CREATE INDEX IF NOT EXISTS history_by_ns ON history (ns);
 """
+# The FTS5 index of folded words (memvault.lexical.fold) and namespace prefix words; it only
+# finds records (no bm25()), so each word is one token: '_' is a word character as in ``\w``.
+_DOCS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
+    scope, body, tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
+)
+"""
 _COLUMNS = {
     "items": {
         "rowid",
@@ -96,8 +109,10 @@ _COLUMNS = {
         "updated",
         "expires",
         "vector",
+        "length",
+        "terms",
     },
-    "namespaces": {"ns", "namespace", "items", "lasting", "expires_max"},
+    "namespaces": {"ns", "namespace", "items", "lasting", "expires_max", "words"},
     "outbox": {"id", "seq"},
     "quarantine": {"id", "reason"},
     "meta": {"name", "value"},
@@ -121,6 +136,24 @@ def _scope_token(prefix: Namespace) -> str:
 
 def _scope(namespace: Namespace) -> str:
     return " ".join(_scope_token(namespace[:depth]) for depth in range(1, len(namespace) + 1))
+
+
+def _words(value: dict[str, Any]) -> tuple[int, str, str]:
+    """A value's BM25 length, its word counts as JSON, and its FTS5 body (distinct words)."""
+    counts, length = terms_of(indexed_text(value))
+    return length, json.dumps(counts, ensure_ascii=False), " ".join(counts)
+
+
+def _under(prefix: Namespace, column: str = "ns") -> tuple[str, list[Any]]:
+    """An SQL condition that the namespace key in ``column`` lies under ``prefix``.
+
+    Returns:
+        The condition and its parameters (``"1"`` and none for the empty prefix).
+    """
+    if not prefix:
+        return "1", []
+    key = ns_key(prefix)
+    return f"{column} >= ? AND {column} < ?", [key, key + "\U0010ffff"]
 
 
 def ns_key(namespace: Namespace) -> str:
@@ -227,10 +260,11 @@ class RecordFile:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     self._db.execute(statement)
+            if self._columns("items") == _COLUMNS["items"] - {"length", "terms"}:
+                self._migrate_to_3()
+            self._db.execute(_DOCS)
         for table, wanted in _COLUMNS.items():
-            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-            if table == "items":
-                columns.add("rowid")
+            columns = self._columns(table)
             if columns != wanted:
                 raise sqlite3.DatabaseError(
                     f"table {table} has columns {sorted(columns)}, not memvault's"
@@ -238,6 +272,44 @@ class RecordFile:
         schema = self._meta("schema")
         if schema is not None and schema != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"schema version {schema}, not {SCHEMA_VERSION}")
+
+    def _columns(self, table: str) -> set[str]:
+        columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+        return columns | {"rowid"} if table == "items" else columns
+
+    def _migrate_to_3(self) -> None:
+        """Bring a schema-2 file to schema 3, inside the opening transaction.
+
+        Adds each record's words (``length``, ``terms``) and each namespace's ``words``, and
+        rebuilds the FTS5 index on folded words; records, history and the outbox are kept.
+        """
+        self._db.execute("ALTER TABLE items ADD COLUMN length INTEGER NOT NULL DEFAULT 0")
+        self._db.execute("ALTER TABLE items ADD COLUMN terms TEXT NOT NULL DEFAULT '{}'")
+        self._db.execute("ALTER TABLE namespaces ADD COLUMN words INTEGER NOT NULL DEFAULT 0")
+        self._db.execute("DROP TABLE IF EXISTS docs")
+        self._db.execute(_DOCS)
+        last = 0
+        while True:
+            rows = self._db.execute(
+                "SELECT rowid, namespace, value FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (last, _CHUNK),
+            ).fetchall()
+            for rowid, namespace, value in rows:
+                length, terms, body = _words(json.loads(value))
+                self._db.execute(
+                    "UPDATE items SET length = ?, terms = ? WHERE rowid = ?",
+                    (length, terms, rowid),
+                )
+                self._db.execute(
+                    "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
+                    (rowid, _scope(tuple(json.loads(namespace))), body),
+                )
+            if len(rows) < _CHUNK:
+                break
+            last = rows[-1][0]
+        self._recount(row[0] for row in self._db.execute("SELECT ns FROM namespaces").fetchall())
+        if self._meta("schema") is not None:
+            self._set_meta("schema", SCHEMA_VERSION)
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[None]:
@@ -405,9 +477,10 @@ class RecordFile:
         return [_entry(row) for row in rows]
 
     def _insert(self, record: Record, vector: np.ndarray | None) -> None:
+        length, terms, body = _words(record.value)
         cursor = self._db.execute(
             "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
-            "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "vector, length, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.id,
                 ns_key(record.namespace),
@@ -418,11 +491,13 @@ class RecordFile:
                 record.updated_at,
                 record.expires_at,
                 None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
+                length,
+                terms,
             ),
         )
         self._db.execute(
             "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
-            (cursor.lastrowid, _scope(record.namespace), indexed_text(record.value)),
+            (cursor.lastrowid, _scope(record.namespace), body),
         )
 
     def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
@@ -467,14 +542,16 @@ class RecordFile:
     def _recount(self, ns_keys: Iterable[str]) -> None:
         """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
 
-        Each row counts a namespace's records, those that never expire (``lasting``) and the
-        latest expiry of the others, so :meth:`namespaces` answers from one small table.
+        Each row counts a namespace's records, those that never expire (``lasting``), the
+        latest expiry of the others and their length in words, so :meth:`namespaces` and the
+        BM25 statistics of :meth:`lexical` come from one small table.
         """
         for ns in ns_keys:
             self._db.execute("DELETE FROM namespaces WHERE ns = ?", (ns,))
             self._db.execute(
                 "INSERT INTO namespaces SELECT ns, namespace, count(*), "
-                "sum(expires IS NULL), max(expires) FROM items WHERE ns = ? GROUP BY ns",
+                "sum(expires IS NULL), max(expires), sum(length) FROM items WHERE ns = ? "
+                "GROUP BY ns",
                 (ns,),
             )
 
@@ -567,13 +644,9 @@ class RecordFile:
             "SELECT i.id FROM items i WHERE i.id IN "
             "(SELECT id FROM outbox UNION SELECT id FROM quarantine)"
         )
-        params: list[Any] = []
-        if prefix:
-            key = ns_key(prefix)
-            sql += " AND i.ns >= ? AND i.ns < ?"
-            params += [key, key + "\U0010ffff"]
+        scope, params = _under(prefix, "i.ns")
         with self._use():
-            return {row[0] for row in self._db.execute(sql, params)}
+            return {row[0] for row in self._db.execute(f"{sql} AND {scope}", params)}
 
     def requeue_all(self, generation: int) -> int:
         """Put every record in the outbox, e.g. after the vector index was lost.
@@ -662,13 +735,10 @@ class RecordFile:
     @staticmethod
     def _where(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
         """SQL conditions (on alias ``i``) for liveness at ``now`` and a namespace prefix."""
-        sql = "1" if now is None else "(i.expires IS NULL OR i.expires > ?)"
-        params: list[Any] = [] if now is None else [now]
-        if prefix:
-            key = ns_key(prefix)
-            sql += " AND i.ns >= ? AND i.ns < ?"
-            params += [key, key + "\U0010ffff"]
-        return sql, params
+        scope, params = _under(prefix, "i.ns")
+        if now is None:
+            return scope, params
+        return f"(i.expires IS NULL OR i.expires > ?) AND {scope}", [now, *params]
 
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
         """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
@@ -693,13 +763,11 @@ class RecordFile:
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
-        sql = f"SELECT {_HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?)"
-        params: list[Any] = []
-        if prefix:
-            key = ns_key(prefix)
-            sql += " AND ns >= ? AND ns < ?"
-            params += [key, key + "\U0010ffff"]
-        sql += " ORDER BY id, at, seq LIMIT 2000"
+        scope, params = _under(prefix)
+        sql = (
+            f"SELECT {_HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?) "
+            f"AND {scope} ORDER BY id, at, seq LIMIT 2000"
+        )
         after: tuple[str, float, int] = ("", float("-inf"), -1)
         while True:
             with self._use():
@@ -711,14 +779,13 @@ class RecordFile:
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
-        sql = "SELECT namespace FROM namespaces WHERE (lasting > 0 OR expires_max > ?)"
-        params: list[Any] = [now]
-        if prefix:
-            key = ns_key(prefix)
-            sql += " AND ns >= ? AND ns < ?"
-            params += [key, key + "\U0010ffff"]
+        scope, params = _under(prefix)
         with self._use():
-            rows = self._db.execute(sql, params).fetchall()
+            rows = self._db.execute(
+                "SELECT namespace FROM namespaces WHERE (lasting > 0 OR expires_max > ?) "
+                f"AND {scope}",
+                [now, *params],
+            ).fetchall()
         return [tuple(json.loads(row[0])) for row in rows]
 
     def count(self, prefix: Namespace, *, now: float) -> int:
@@ -824,42 +891,62 @@ class RecordFile:
     ) -> Ranked:
         """Live records under ``prefix`` matching ``clauses``, best BM25 match first.
 
+        FTS5 finds the live records under ``prefix`` holding any query word (a prefix is one
+        word of the index, so only the scope's records are read); they are scored by
+        :func:`memvault.lexical.bm25` with the statistics of the scope: how many records lie
+        under ``prefix`` and their mean length (from the ``namespaces`` table, so records expired
+        but not yet cleaned up count), and how many of the found records hold each query word.
+        The cost follows the scope's matching records, not the store's size. Filters narrow the
+        records returned, not the statistics.
+
         Args:
-            query: Natural-language query (see :func:`memvault.lexical.match_query`).
+            query: Natural-language query (see :func:`memvault.lexical.query_terms`).
             prefix: Namespace prefix; ``()`` covers all.
             clauses: Filter clauses from :func:`memvault.filters.normalize_filter`.
             now: Unix seconds; records expired by then are left out.
             limit: Most ids to return.
 
         Returns:
-            ``(id, score)`` pairs, ties by id; the score is FTS5's BM25 relevance negated, so
-            higher is better and it is ``> 0``.
+            ``(id, BM25 score > 0)`` pairs, best first, ties by id.
         """
-        expression = match_query(query)
-        if expression is None:
+        terms = query_terms(query)
+        if not terms:
             return []
-        expression = f"body : ({expression})"
+        expression = "body : (" + " OR ".join(f'"{term}"' for term in terms) + ")"
         if prefix:
             expression = f"scope : {_scope_token(prefix)} AND {expression}"
         condition, params = self._where(prefix, now)
-        sql = (
-            f"SELECT i.id, bm25(docs, 0.0, 1.0) AS rank{', i.value' if clauses else ''} "
-            f"FROM docs JOIN items i ON i.rowid = docs.rowid "
-            f"WHERE docs MATCH ? AND {condition} ORDER BY rank, i.id"
-        )
-        params = [expression, *params]
-        if not clauses:
-            sql += " LIMIT ?"
-            params.append(limit)
-        found: Ranked = []
+        frequencies = ", ".join("json_extract(i.terms, ?)" for _ in terms)
+        scope, scope_params = _under(prefix)
         with self._use():
-            for row in self._db.execute(sql, params):
-                if clauses and not matches(json.loads(row[2]), clauses):
-                    continue
-                found.append((row[0], -float(row[1])))
-                if len(found) >= limit:
-                    break
-        return found
+            rows = self._db.execute(
+                f"SELECT i.id, i.length, {frequencies}{', i.value' if clauses else ''} "
+                f"FROM docs JOIN items i ON i.rowid = docs.rowid "
+                f"WHERE docs MATCH ? AND {condition}",
+                [*(f'$."{term}"' for term in terms), expression, *params],
+            ).fetchall()
+            documents, words = self._db.execute(
+                f"SELECT count(*), sum(items), sum(words) FROM namespaces WHERE {scope}",
+                scope_params,
+            ).fetchone()[1:]
+        if not rows:
+            return []
+        width = len(terms)
+        scores = bm25(
+            np.array([[count or 0 for count in row[2 : 2 + width]] for row in rows]),
+            np.array([row[1] for row in rows]),
+            documents=max(documents or 0, len(rows)),
+            mean_length=(words or 0) / max(documents or 0, 1),
+        )
+        ranked = sorted(
+            (
+                (row[0], float(score))
+                for row, score in zip(rows, scores)
+                if score > 0 and (not clauses or matches(json.loads(row[-1]), clauses))
+            ),
+            key=lambda hit: (-hit[1], hit[0]),
+        )
+        return ranked[:limit]
 
     def close(self) -> None:
         """Close the SQLite connection; using the file afterwards raises StoreClosedError."""

@@ -18,18 +18,17 @@ per write:
 - ``meta``: the schema version (:data:`SCHEMA_VERSION`), the embedding dimension and the
   store's settings (embedder name, dimension, fingerprint; checked by the store at open).
 
-**Lexical search** ranks by Okapi BM25 (``k1`` 1.2, ``b`` 0.75 and the idf of FTS5's
-``bm25()``), computed in SQL in one query: the records holding any query word are found by the
-GIN index of ``words``; the statistics are those of the **searched scope** (how many live
-records lie under the prefix, their mean length in words, how many of them hold each query
-word), where FTS5 uses its whole table's, so scores differ from a local store's while the order
-is close. Its words are memvault's own (:func:`~memvault.lexical.words_of`,
-:func:`~memvault.lexical.query_words`): lower-cased, accent-folded, Porter-stemmed, no
-stop-word list on the record side, any of the query's words matching (OR), so it finds exactly
-the records the local backends find (``bench/postgres_lexical.py``: the same recall as FTS5 on
-LoCoMo). Its cost follows the records that hold a query word, plus one count of the scope:
-about 5 ms for a LoCoMo question over one conversation, 75 ms when all of 20,000 records in
-scope hold one.
+**Lexical search** ranks by Okapi BM25 as every backend does (:func:`memvault.lexical.bm25`,
+here computed in SQL in one query): the records holding any query word are found by the GIN
+index of ``words``; the statistics are those of the **searched scope** (how many live records
+lie under the prefix, their mean length in words, how many of them hold each query word).
+Its words are memvault's own (:func:`~memvault.lexical.terms_of`,
+:func:`~memvault.lexical.query_terms`), as the record file's, so it finds exactly the records
+the local backends find. The record file counts the scope's records from its namespace table,
+expired records not yet cleaned up included, where this counts live ones: scores differ only
+while such records wait for cleanup. Its cost follows the records that hold a query word, plus
+one count of the scope: about 5 ms for a LoCoMo question over one conversation, 75 ms when all
+of 20,000 records in scope hold one.
 
 **Dense search** ranks a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`)
 exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks the HNSW
@@ -48,7 +47,6 @@ import contextlib
 import hashlib
 import json
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -75,7 +73,15 @@ from memvault.errors import (
     StoreDamagedError,
 )
 from memvault.history import Change, HistoryEntry, entries_of_delete, entries_of_upsert
-from memvault.lexical import indexed_text, query_words, words_of
+from memvault.lexical import (
+    BM25_B,
+    BM25_K1,
+    MAX_WORD,
+    fold,
+    indexed_text,
+    query_terms,
+    words_of,
+)
 from memvault.namespace import Namespace
 from memvault.records import ns_key, unit_vectors
 
@@ -95,12 +101,6 @@ LOCK_TIMEOUT = 60.0
 """Seconds a write waits for another writer of the same keys before
 :class:`~memvault.errors.StoreBusyError` (Postgres's ``lock_timeout``, set per write)."""
 
-BM25_K1 = 1.2
-"""BM25's term-frequency saturation, as FTS5's ``bm25()``."""
-
-BM25_B = 0.75
-"""BM25's length normalisation, as FTS5's ``bm25()``."""
-
 DEFAULT_SCHEMA = "memvault"
 """The Postgres schema that holds a store's tables unless another is given."""
 
@@ -109,25 +109,8 @@ _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _SETUP_LOCK = 0x6D656D7661756C74  # "memvault": serialises opening and the first write
 _PAGE = 2_000
 _MAX_POSITIONS = 256  # a tsvector keeps at most 256 positions per word
-_MAX_WORD = 500  # longer "words" are not indexed (a tsvector word may hold 2,047 bytes)
 _RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
 _HISTORY_COLUMNS = "id, event, at, before, after, source"
-
-
-def _stemmer() -> Any:
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("porter")
-
-
-_STEM = _stemmer()
-
-
-def _fold(word: str) -> str:
-    """A word lower-cased, accents removed, Porter-stemmed: how both sides of a match read it."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    plain = plain.lower()
-    return str(_STEM.stemWord(plain)) or plain  # Porter stems "s" to nothing: keep it
 
 
 def _quoted(word: str) -> str:
@@ -147,7 +130,7 @@ def tsvector_of(text: str) -> tuple[str, int]:
     positions: dict[str, list[int]] = {}
     words = words_of(text)
     for position, word in enumerate(words, start=1):
-        folded = _fold(word) if len(word) <= _MAX_WORD else ""
+        folded = fold(word) if len(word) <= MAX_WORD else ""
         if folded:  # a word of combining marks alone folds to nothing
             kept = positions.setdefault(folded, [])
             if len(kept) < _MAX_POSITIONS:
@@ -161,22 +144,16 @@ def tsvector_of(text: str) -> tuple[str, int]:
 def tsquery_of(query: str) -> str | None:
     """The ``tsquery`` literal of a natural-language query: any of its words (OR).
 
-    The words are :func:`~memvault.lexical.query_words`, folded as :func:`tsvector_of` folds
+    The words are :func:`~memvault.lexical.query_terms`, folded as :func:`tsvector_of` folds
     a record's; query syntax is taken literally.
 
     Returns:
         E.g. ``"'tea' | 'dog'"``, or ``None`` if the query has no words.
     """
-    words = _query_terms(query)
+    words = query_terms(query)
     if not words:
         return None
     return " | ".join(_quoted(w) for w in dict.fromkeys(words))
-
-
-def _query_terms(query: str) -> list[str]:
-    """The folded words of a query (:func:`~memvault.lexical.query_words`), distinct."""
-    folded = (_fold(w) for w in query_words(query) if len(w) <= _MAX_WORD)
-    return list(dict.fromkeys(w for w in folded if w))
 
 
 def _vector_text(vector: np.ndarray) -> str:
@@ -806,7 +783,7 @@ class PostgresBackend:
         if expression is None:
             with self._transaction():
                 return []
-        words = _query_terms(query)
+        words = query_terms(query)
         scope, params = _scope(prefix, now)
         where, more = _filter(clauses)
         t = self.schema
@@ -825,8 +802,7 @@ class PostgresBackend:
                     FROM found f,
                     unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
                 ), rarity AS (
-                    SELECT lexeme, greatest(ln((s.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6)
-                        AS idf
+                    SELECT lexeme, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
                     FROM terms, scope s GROUP BY lexeme, s.n
                 )
                 SELECT t.id, sum(r.idf * t.tf * (%s + 1)

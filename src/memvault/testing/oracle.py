@@ -124,7 +124,7 @@ def query_words(query: str) -> set[str]:
     """The words a lexical query searches for, lower-cased.
 
     Function words (:data:`memvault.lexical.STOPWORDS`) are dropped unless the query has
-    nothing else, as :func:`memvault.lexical.match_query` documents.
+    nothing else, as :func:`memvault.lexical.query_words` documents.
 
     Example:
         >>> sorted(query_words("Where is the Dog?"))

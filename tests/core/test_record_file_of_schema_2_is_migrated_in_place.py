@@ -1,0 +1,55 @@
+"""A record file written by memvault before schema 3 opens as it is: migrated, nothing lost.
+
+Schema 3 keeps each record's words for BM25 with the statistics of the searched namespace; a
+schema-2 file (FTS5 ``porter`` index of the raw text, no word columns) gains them at open, with
+its records, history and namespaces kept and lexical search working at once.
+"""
+
+import sqlite3
+
+from memvault import ChromaBackend, HashingEmbedder, MemoryStore
+from memvault.records import SCHEMA_VERSION
+
+NS = ("users", "alice")
+
+
+def make_schema_2(path):
+    """Turn a schema-3 record file into the layout memvault 0.x wrote before schema 3."""
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        ALTER TABLE items DROP COLUMN length;
+        ALTER TABLE items DROP COLUMN terms;
+        ALTER TABLE namespaces DROP COLUMN words;
+        DROP TABLE docs;
+        CREATE VIRTUAL TABLE docs USING fts5(scope, body, tokenize = 'porter unicode61');
+        UPDATE meta SET value = '2' WHERE name = 'schema';
+        """
+    )
+    db.commit()
+    db.close()
+
+
+def test_a_schema_2_file_is_migrated_and_keeps_records_and_history(tmp_path):
+    folder = tmp_path / "store"
+    with MemoryStore(backend=ChromaBackend(folder), embedder=HashingEmbedder(64)) as store:
+        store.put(NS, "city", {"text": "Alice lives in Lisbon"})
+        store.put(NS, "city", {"text": "Alice moved to Porto"})
+        store.put(NS, "pet", {"text": "Alice has two dogs named Rex and Fido"})
+        store.put(("users", "bob"), "pet", {"text": "Bob has a cat"})
+    record_file = next(folder.glob("*.records.sqlite3"))
+    make_schema_2(record_file)
+
+    with MemoryStore(backend=ChromaBackend(folder), embedder=HashingEmbedder(64)) as store:
+        assert [h.key for h in store.search(NS, query="dog", mode="lexical")] == ["pet"]
+        assert [h.key for h in store.search(NS, query="Porto", mode="lexical")] == ["city"]
+        assert store.search(NS, query="Lisbon", mode="lexical") == []
+        assert sorted(store.list_namespaces()) == [("users", "alice"), ("users", "bob")]
+        assert [e.event for e in store.history(NS, "city")] == ["add", "update"]
+
+    db = sqlite3.connect(record_file)
+    assert db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone() == (
+        SCHEMA_VERSION,
+    )
+    assert db.execute("SELECT sum(words) FROM namespaces").fetchone()[0] == 16
+    db.close()
