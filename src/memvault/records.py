@@ -2,7 +2,8 @@
 
 One SQLite database holds, per record: its id, namespace, key, value (JSON), times, its
 embedding (float32, unit length), and its words for BM25 search (:mod:`memvault.lexical`: the
-folded words with their counts as a JSON object, and its length in words); an FTS5 index of
+folded words with their counts, packed as 64-bit word digests and 32-bit counts so that a
+search reads them in one numpy pass, and its length in words); an FTS5 index of
 those words and of the record's namespace prefixes, which finds the records of a scope holding a
 query word; a table of namespaces with their item counts and total length in words; an
 **outbox** of the ids whose change the vector index has
@@ -23,6 +24,7 @@ a schema-2 file is migrated in place when it is opened (:meth:`RecordFile.migrat
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import sqlite3
@@ -61,7 +63,7 @@ CREATE TABLE IF NOT EXISTS items (
     expires REAL,
     vector BLOB,
     length INTEGER NOT NULL DEFAULT 0,
-    terms TEXT NOT NULL DEFAULT '{}'
+    terms BLOB NOT NULL DEFAULT x''
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
@@ -138,10 +140,39 @@ def _scope(namespace: Namespace) -> str:
     return " ".join(_scope_token(namespace[:depth]) for depth in range(1, len(namespace) + 1))
 
 
-def _words(value: dict[str, Any]) -> tuple[int, str, str]:
-    """A value's BM25 length, its word counts as JSON, and its FTS5 body (distinct words)."""
+_TERM = np.dtype([("term", "<u8"), ("count", "<u4")])
+"""One entry of a record's ``terms`` column: a folded word's 64-bit digest and its count."""
+
+
+@functools.lru_cache(maxsize=2**16)
+def _digest(term: str) -> int:
+    """A folded word as an unsigned 64-bit integer (BLAKE2b; a collision is a 2**-64 event)."""
+    return int.from_bytes(hashlib.blake2b(term.encode(), digest_size=8).digest(), "little")
+
+
+def _words(value: dict[str, Any]) -> tuple[int, bytes, str]:
+    """A value's BM25 length, its ``terms`` column and its FTS5 body (its distinct words)."""
     counts, length = terms_of(indexed_text(value))
-    return length, json.dumps(counts, ensure_ascii=False), " ".join(counts)
+    packed = np.array([(_digest(t), n) for t, n in counts.items()], dtype=_TERM).tobytes()
+    return length, packed, " ".join(counts)
+
+
+def _frequencies(columns: Sequence[bytes], terms: Sequence[str]) -> np.ndarray:
+    """How often each of ``terms`` occurs in each record, from the records' ``terms`` columns.
+
+    Returns:
+        Counts, shape ``(len(columns), len(terms))`` (``terms`` distinct).
+    """
+    entries = np.frombuffer(b"".join(columns), dtype=_TERM)
+    sizes = [len(column) // _TERM.itemsize for column in columns]
+    rows = np.repeat(np.arange(len(columns)), sizes)
+    wanted = np.array([_digest(t) for t in terms], dtype=np.uint64)
+    order = np.argsort(wanted)
+    at = np.minimum(np.searchsorted(wanted[order], entries["term"]), len(terms) - 1)
+    hit = wanted[order][at] == entries["term"]
+    counts = np.zeros((len(columns), len(terms)))
+    counts[rows[hit], order[at[hit]]] = entries["count"][hit]
+    return counts
 
 
 def _under(prefix: Namespace, column: str = "ns") -> tuple[str, list[Any]]:
@@ -154,6 +185,19 @@ def _under(prefix: Namespace, column: str = "ns") -> tuple[str, list[Any]]:
         return "1", []
     key = ns_key(prefix)
     return f"{column} >= ? AND {column} < ?", [key, key + "\U0010ffff"]
+
+
+def _best(ids: Sequence[str], scores: np.ndarray, limit: int) -> Ranked:
+    """The ``limit`` best of ``ids`` by ``scores`` (shape ``(len(ids),)``), ties by id.
+
+    Ids scored ``-inf`` are left out.
+    """
+    candidates = np.flatnonzero(scores > -np.inf)
+    if len(candidates) > limit:  # the top `limit`, and everything tied with the last of them
+        bound = np.partition(scores[candidates], len(candidates) - limit)[len(candidates) - limit]
+        candidates = candidates[scores[candidates] >= bound]
+    order = sorted(candidates.tolist(), key=lambda i: (-scores[i], ids[i]))[:limit]
+    return [(ids[i], float(scores[i])) for i in order]
 
 
 def ns_key(namespace: Namespace) -> str:
@@ -284,7 +328,7 @@ class RecordFile:
         rebuilds the FTS5 index on folded words; records, history and the outbox are kept.
         """
         self._db.execute("ALTER TABLE items ADD COLUMN length INTEGER NOT NULL DEFAULT 0")
-        self._db.execute("ALTER TABLE items ADD COLUMN terms TEXT NOT NULL DEFAULT '{}'")
+        self._db.execute("ALTER TABLE items ADD COLUMN terms BLOB NOT NULL DEFAULT x''")
         self._db.execute("ALTER TABLE namespaces ADD COLUMN words INTEGER NOT NULL DEFAULT 0")
         self._db.execute("DROP TABLE IF EXISTS docs")
         self._db.execute(_DOCS)
@@ -878,13 +922,7 @@ class RecordFile:
             return []
         matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
         scores = matrix.reshape(len(rows), -1) @ embedding
-        if len(rows) > limit:  # the top `limit`, and everything tied with the last of them
-            bound = np.partition(scores, len(rows) - limit)[len(rows) - limit]
-            candidates = np.flatnonzero(scores >= bound)
-        else:
-            candidates = np.arange(len(rows))
-        order = sorted(candidates, key=lambda i: (-scores[i], rows[i][0]))[:limit]
-        return [(rows[i][0], float(scores[i])) for i in order]
+        return _best([row[0] for row in rows], scores, limit)
 
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
@@ -916,37 +954,29 @@ class RecordFile:
         if prefix:
             expression = f"scope : {_scope_token(prefix)} AND {expression}"
         condition, params = self._where(prefix, now)
-        frequencies = ", ".join("json_extract(i.terms, ?)" for _ in terms)
         scope, scope_params = _under(prefix)
         with self._use():
             rows = self._db.execute(
-                f"SELECT i.id, i.length, {frequencies}{', i.value' if clauses else ''} "
+                f"SELECT i.id, i.length, i.terms{', i.value' if clauses else ''} "
                 f"FROM docs JOIN items i ON i.rowid = docs.rowid "
                 f"WHERE docs MATCH ? AND {condition}",
-                [*(f'$."{term}"' for term in terms), expression, *params],
+                [expression, *params],
             ).fetchall()
             documents, words = self._db.execute(
-                f"SELECT count(*), sum(items), sum(words) FROM namespaces WHERE {scope}",
-                scope_params,
-            ).fetchone()[1:]
+                f"SELECT sum(items), sum(words) FROM namespaces WHERE {scope}", scope_params
+            ).fetchone()
         if not rows:
             return []
-        width = len(terms)
         scores = bm25(
-            np.array([[count or 0 for count in row[2 : 2 + width]] for row in rows]),
+            _frequencies([row[2] for row in rows], terms),
             np.array([row[1] for row in rows]),
             documents=max(documents or 0, len(rows)),
             mean_length=(words or 0) / max(documents or 0, 1),
         )
-        ranked = sorted(
-            (
-                (row[0], float(score))
-                for row, score in zip(rows, scores)
-                if score > 0 and (not clauses or matches(json.loads(row[-1]), clauses))
-            ),
-            key=lambda hit: (-hit[1], hit[0]),
-        )
-        return ranked[:limit]
+        kept = scores > 0
+        if clauses:
+            kept &= np.array([matches(json.loads(row[-1]), clauses) for row in rows])
+        return _best([row[0] for row in rows], np.where(kept, scores, -np.inf), limit)
 
     def close(self) -> None:
         """Close the SQLite connection; using the file afterwards raises StoreClosedError."""
