@@ -532,11 +532,11 @@ class MemoryStore:
         check_count(offset, "offset", minimum=0)
         if max_depth is not None:
             check_count(max_depth, "max_depth", minimum=1)
-        found = set()
-        for namespace in self.backend.namespaces(start, now=self._clock()):
-            if end and namespace[len(namespace) - len(end) :] != end:
-                continue
-            found.add(namespace[:max_depth] if max_depth is not None else namespace)
+        found = self.backend.namespaces(start, now=self._clock())
+        if end:
+            found = [ns for ns in found if ns[len(ns) - len(end) :] == end]
+        if max_depth is not None:
+            found = list(dict.fromkeys(ns[:max_depth] for ns in found))
         return sorted(found)[offset : offset + limit]
 
     def count(self, namespace_prefix: Namespace = (), /) -> int:
