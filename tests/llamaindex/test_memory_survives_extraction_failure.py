@@ -25,7 +25,10 @@ def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_users_statement(
 
     assert str(response) == "Noted, no peanuts."
     (item,) = store.search(("users", "alice"))
-    assert item.value == {
+    value = dict(item.value)
+    said = value.pop("context").split("\n")[1:]  # after the date: the turn, as when ingested
+    assert said == ["user: I am allergic to peanuts.", "assistant: Noted, no peanuts."]
+    assert value == {
         "text": "I am allergic to peanuts.",
         "kind": "turn",
         "role": "user",
