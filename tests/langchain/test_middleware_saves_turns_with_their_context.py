@@ -2,16 +2,13 @@
 saved, the agent's reply before it (from the thread's previous run), the user's message and the
 agent's reply to it."""
 
-import re
-
 from langchain.agents import create_agent
 from langchain_memvault import MemoryMiddleware
 from langgraph.checkpoint.memory import InMemorySaver
 
 from memvault import memory_key
+from tests.core.saved_context import lines_after_the_date
 from tests.langchain.fakes import scripted, small_store
-
-DATE = r"\d{1,2}:\d\d [ap]m on \d{1,2} [A-Z][a-z]+, \d{4}"  # "1:56 pm on 8 May, 2023"
 
 
 def run(agent, text, thread):
@@ -34,9 +31,7 @@ def test_a_saved_statement_carries_the_reply_before_it_and_its_own_reply():
 
     item = store.get(("users", "ada"), memory_key("She is a Maine Coon."))
     assert item.text == "She is a Maine Coon."
-    date, *lines = item.value["context"].split("\n")
-    assert re.fullmatch(DATE, date)
-    assert lines == [
+    assert lines_after_the_date(item.value) == [
         "assistant: Congratulations! Which breed?",
         "user: Thanks! She is a Maine Coon.",
         "assistant: A Maine Coon, lovely.",

@@ -2,14 +2,11 @@
 was saved, the assistant's reply before it (from the session's previous turn), the user's
 message and the reply to it."""
 
-import re
-
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.memory.memvault import memvault_memory
 
 from memvault import memory_key
-
-DATE = r"\d{1,2}:\d\d [ap]m on \d{1,2} [A-Z][a-z]+, \d{4}"  # "1:56 pm on 8 May, 2023"
+from tests.core.saved_context import lines_after_the_date
 
 
 def test_a_saved_statement_carries_the_reply_before_it_and_its_own_reply(store, recording_llm):
@@ -22,9 +19,7 @@ def test_a_saved_statement_carries_the_reply_before_it_and_its_own_reply(store, 
 
     item = store.get(("users", "alice"), memory_key("She is a Maine Coon."))
     assert item.text == "She is a Maine Coon."
-    date, *lines = item.value["context"].split("\n")
-    assert re.fullmatch(DATE, date)
-    assert lines == [
+    assert lines_after_the_date(item.value) == [
         "assistant: Lovely.",
         "user: Thanks! She is a Maine Coon.",
         "assistant: Lovely.",
