@@ -440,27 +440,26 @@ def table(results: dict) -> str:
 
 
 def replay_table(results: dict, ingest: str = "memvault", replay: str = "memvault agent") -> str:
-    """Recall@k of the agent replay next to the ingest path, per conversation and pooled."""
+    """Recall@k of the agent replay next to the ingest path and the gap, per conversation and
+    pooled."""
     systems = results["systems"]
+    ks = [str(k) for k in results["ks"]]
+    pairs = {
+        conv: (systems[ingest]["conversations"][conv], systems[replay]["conversations"][conv])
+        for conv in results["conversations"]
+    }
+    pairs["all"] = (systems[ingest]["recall"]["all"], systems[replay]["recall"]["all"])
     lines = [
-        "| conversation | path | " + " | ".join(f"R@{k}" for k in results["ks"]) + " |",
-        "|---|---|" + "---|" * len(results["ks"]),
+        "| conversation | path | " + " | ".join(f"R@{k}" for k in ks) + " |",
+        "|---|---|" + "---|" * len(ks),
     ]
-    for conv in [*results["conversations"], None]:
-        for label, name in (("ingest", ingest), ("agent replay", replay)):
-            got = (
-                systems[name]["recall"]["all"]
-                if conv is None
-                else systems[name]["conversations"][conv]
-            )
-            cells = [f"{got[str(k)]:.3f}" for k in results["ks"]]
-            lines.append(f"| {conv or 'all'} | {label} | " + " | ".join(cells) + " |")
-        if conv is None:
-            gap = [
-                systems[replay]["recall"]["all"][str(k)] - systems[ingest]["recall"]["all"][str(k)]
-                for k in results["ks"]
-            ]
-            lines.append("| all | replay - ingest | " + " | ".join(f"{g:+.3f}" for g in gap) + " |")
+    for conv, (ingested, replayed) in pairs.items():
+        lines.append(f"| {conv} | ingest | " + " | ".join(f"{ingested[k]:.3f}" for k in ks) + " |")
+        lines.append(
+            f"| {conv} | agent replay | " + " | ".join(f"{replayed[k]:.3f}" for k in ks) + " |"
+        )
+        gaps = [f"{replayed[k] - ingested[k]:+.3f}" for k in ks]
+        lines.append(f"| {conv} | replay - ingest | " + " | ".join(gaps) + " |")
     return "\n".join(lines)
 
 
