@@ -17,6 +17,14 @@ per run and shared): raw Chroma (a collection queried with explicit embeddings),
 turn as ``speaker: text``; memvault stores ``Turn.value()`` (text plus the neighbouring-turn
 context it derives). Query embeddings are cached too, so latencies compare retrieval alone.
 
+``memvault agent`` replays each conversation through the agent-memory layer instead, the path
+both adapters save turns by: every turn is handed to ``MemoryScope.save_turns`` on its own, as
+one user message named by its speaker, dated by its session (``timestamp=``), in a scope whose
+session id is the LoCoMo session; questions are recalled with ``MemoryScope.recall``. Only the
+statements are stored (questions and pleasantries are not memories), repeats merge into one
+memory, and each memory's context is built as the turns are saved (the next turn completes the
+previous memory's). A memory stands for the turns it was saved from, in saving order.
+
 Then, leave-one-conversation-out (LOCO), for the store's hybrid fusion: per conversation and
 question, the store's dense and lexical top :data:`~memvault.fusion.FUSION_DEPTH` (with their
 scores) are fused by every variant of :data:`FUSIONS`; for each conversation the variant with
@@ -49,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cached_embedder import CachedEmbedder  # noqa: E402
 
-from memvault import MemoryStore  # noqa: E402
+from memvault import AgentMemory, MemoryStore  # noqa: E402
 from memvault.backends.base import Ranked  # noqa: E402
 from memvault.conversations import Turn, load_conversation  # noqa: E402
 from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
@@ -89,6 +97,25 @@ def memvault_system(mode: str) -> Callable:
         return recall
 
     return build
+
+
+def agent_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
+    store = MemoryStore(workdir / "memvault-agent", embedder=embedder)
+    memory = AgentMemory(store, ("locomo", "{conversation}"))
+    conversation = turns[0].key.split(":")[0]
+    said_in: dict[str, list[str]] = defaultdict(list)  # memory key -> dia_ids saved into it
+    for turn in turns:
+        scope = memory.scope(conversation=conversation, session_id=f"session-{turn.session}")
+        message = {"role": "user", "name": turn.speaker, "content": turn.text}
+        for item in scope.save_turns([message], timestamp=turn.timestamp):
+            said_in[item.key].append(turn.turn_id)
+    reader = memory.scope(conversation=conversation)
+
+    def recall(question: str) -> list[str]:
+        hits = reader.recall(question, k=DEPTH)
+        return [dia_id for hit in hits for dia_id in said_in[hit.key]][:DEPTH]
+
+    return recall
 
 
 def chroma_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) -> Retriever:
@@ -176,6 +203,7 @@ SYSTEMS: dict[str, Callable] = {
     "memvault": memvault_system("hybrid"),
     "memvault dense": memvault_system("dense"),
     "memvault lexical": memvault_system("lexical"),
+    "memvault agent": agent_system,
     "chroma": chroma_system,
     "langgraph": langgraph_system,
     "llamaindex": llamaindex_system,
@@ -339,6 +367,7 @@ def run(
     if not files:
         raise SystemExit(f"no LoCoMo *.json files in {data}")
     scores = {s: defaultdict(list) for s in systems}
+    by_conversation = {s: defaultdict(list) for s in systems}
     latency = {s: [] for s in systems}
     ingest = dict.fromkeys(systems, 0.0)
     questions = 0
@@ -364,6 +393,7 @@ def run(
                         got = len(set(ranked[:k]) & wanted) / len(wanted)
                         scores[system][("all", k)].append(got)
                         scores[system][(CATEGORIES.get(q["category"], "other"), k)].append(got)
+                        by_conversation[system][(file.stem, k)].append(got)
     results = {
         "conversations": [f.stem for f in files],
         "questions": questions,
@@ -379,6 +409,12 @@ def run(
                 for group in groups
             },
             "questions": {group: len(scores[system][(group, 1)]) for group in groups},
+            "conversations": {
+                conv: {
+                    str(k): round(float(np.mean(by_conversation[system][(conv, k)])), 4) for k in KS
+                }
+                for conv in results["conversations"]
+            },
             "latency_ms": {
                 "p50": round(float(np.percentile(ms, 50)), 3),
                 "p95": round(float(np.percentile(ms, 95)), 3),
@@ -400,6 +436,30 @@ def table(results: dict) -> str:
         row += [f"{got['recall'][c]['10']:.3f}" for c in categories]
         row += [f"{got['latency_ms']['p50']:.2f}", f"{got['latency_ms']['p95']:.2f}"]
         lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def replay_table(results: dict, ingest: str = "memvault", replay: str = "memvault agent") -> str:
+    """Recall@k of the agent replay next to the ingest path and the gap, per conversation and
+    pooled."""
+    systems = results["systems"]
+    ks = [str(k) for k in results["ks"]]
+    pairs = {
+        conv: (systems[ingest]["conversations"][conv], systems[replay]["conversations"][conv])
+        for conv in results["conversations"]
+    }
+    pairs["all"] = (systems[ingest]["recall"]["all"], systems[replay]["recall"]["all"])
+    lines = [
+        "| conversation | path | " + " | ".join(f"R@{k}" for k in ks) + " |",
+        "|---|---|" + "---|" * len(ks),
+    ]
+    for conv, (ingested, replayed) in pairs.items():
+        lines.append(f"| {conv} | ingest | " + " | ".join(f"{ingested[k]:.3f}" for k in ks) + " |")
+        lines.append(
+            f"| {conv} | agent replay | " + " | ".join(f"{replayed[k]:.3f}" for k in ks) + " |"
+        )
+        gaps = [f"{replayed[k] - ingested[k]:+.3f}" for k in ks]
+        lines.append(f"| {conv} | replay - ingest | " + " | ".join(gaps) + " |")
     return "\n".join(lines)
 
 
@@ -450,6 +510,9 @@ def main(argv: list[str] | None = None) -> dict:
     chart(results, args.out / "locomo.png")
     print(f"{len(results['conversations'])} conversations, {results['questions']} questions")
     print(table(results))
+    if {"memvault", "memvault agent"} <= set(systems):
+        print("\nThe agent-memory replay against the ingest path (hybrid, the same store)")
+        print(replay_table(results))
     if not args.no_loco:
         results["loco"] = loco(args.data, conversations=args.conversations, embedder=embedder)
         (args.out / "locomo.json").write_text(json.dumps(results, indent=2))

@@ -15,8 +15,10 @@ is missing) into a :class:`MemoryScope`, which every operation goes through:
   (:func:`~memvault.statements.near_duplicate`).
 - :meth:`MemoryScope.save_turns` stores a finished turn: the statements of the user's messages
   as ``kind="turn"`` memories (questions, requests and pleasantries are not memories, see
-  :mod:`memvault.statements`), or, with an extractor, the facts it draws, each recording the
-  keys of the statements it came from (``sources``).
+  :mod:`memvault.statements`), each with a ``context`` as an ingested conversation's turns have
+  (the turn's date and the messages around it, :mod:`memvault.turn_context`), or, with an
+  extractor, the facts it draws, each recording the keys of the statements it came from
+  (``sources``).
 - :meth:`MemoryScope.recall` finds memories for a query: no two with the same normal form, none
   that repeats a text already in the conversation, and statements always before any stored
   question or pleasantry.
@@ -26,21 +28,23 @@ is missing) into a :class:`MemoryScope`, which every operation goes through:
   prompts and tool results, always under a header saying they are data, not instructions.
 
 Every memory this layer writes has the value shape ``{"text": str, "kind": "fact" | "turn",
-"mentions": int, "sessions": [str], "session_id": str, "sources": [key], "role": "user", ...}``
-(``session_id``, ``sources`` and ``role`` only where known) under the key
-:func:`~memvault.statements.memory_key` of its text.
+"mentions": int, "sessions": [str], "session_id": str, "sources": [key], "role": "user",
+"context": str, ...}`` (``session_id``, ``sources``, ``role`` and ``context`` only where known)
+under the key :func:`~memvault.statements.memory_key` of its text.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from memvault.background import BackgroundWorker, IngestionStats, check_timeout
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
+from memvault.conversations import format_session_date
 from memvault.errors import (
     ExtractionError,
     InvalidArgumentError,
@@ -61,6 +65,7 @@ from memvault.statements import (
     states,
 )
 from memvault.store import NOT_GIVEN, MemoryStore
+from memvault.turn_context import SessionTails, Window
 from memvault.twins import async_twin
 
 logger = logging.getLogger(__name__)
@@ -125,6 +130,8 @@ def _check_texts(texts: Any, field: str, example: str, *, utf8: bool = True) -> 
 def _chat_of(messages: Any) -> list[dict[str, str]]:
     """The messages of a turn with text, as ``{"role", "content"}`` dicts, checked.
 
+    A message's string ``"name"`` (its speaker, as OpenAI's messages name one) is kept too.
+
     Raises:
         InvalidArgumentError: If ``messages`` is not a sequence of mappings.
     """
@@ -142,8 +149,25 @@ def _chat_of(messages: Any) -> list[dict[str, str]]:
             )
         content = message.get("content")
         if isinstance(content, str) and is_utf8(content) and content.strip():
-            chat.append({"role": str(message.get("role")), "content": content})
+            kept = {"role": str(message.get("role")), "content": content}
+            name = message.get("name")
+            if isinstance(name, str) and is_utf8(name) and name.strip():
+                kept["name"] = name.strip()
+            chat.append(kept)
     return chat
+
+
+def _turn_time(timestamp: Any) -> float:
+    """When a turn was said: ``timestamp`` checked, else now (Unix seconds).
+
+    Raises:
+        InvalidArgumentError: If ``timestamp`` is not Unix seconds that can be written as a date
+            (:func:`~memvault.conversations.format_session_date`).
+    """
+    if timestamp is None:
+        return time.time()
+    format_session_date(timestamp, field="timestamp")
+    return float(timestamp)
 
 
 def _statements(chat: list[dict[str, str]]) -> list[str]:
@@ -314,6 +338,7 @@ class AgentMemory:
         self.name = name
         self.background = background
         self._worker = BackgroundWorker(name) if background else None
+        self._tails = SessionTails()
 
     @classmethod
     def of(cls, memory_or_store: AgentMemory | MemoryStore, **options: Any) -> AgentMemory:
@@ -754,7 +779,9 @@ class MemoryScope:
                 changes.append(MemoryChange("update", decision.fact, item, before=current.text))
         return changes
 
-    def save_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
+    def save_turns(
+        self, messages: Sequence[Mapping[str, Any]], *, timestamp: float | None = None
+    ) -> list[MemoryItem]:
         """Store a finished turn of a conversation.
 
         Without an extractor, each user message's statements
@@ -772,6 +799,19 @@ class MemoryScope:
         (:meth:`~memvault.Reconciler.decide_turn`); a failed call, or a reply that cannot be read
         or holds an invalid decision, changes nothing stored and stores the statements.
 
+        A statement is stored with a ``context``, as an ingested conversation's turns are
+        (:func:`memvault.conversations.with_context`, the same function): the turn's date
+        (``timestamp``, written as ``"1:56 pm on 8 May, 2023"``), then the message before it,
+        the whole message it is from and the message after it, each as ``speaker: text``
+        (the speaker is a message's ``"name"``, else its role). The store embeds and indexes
+        the context with the text (:func:`memvault.lexical.indexed_text`), so "Yes, last
+        Friday!" is found by the question it answers; ``text`` stays what the user said. The
+        message before may be the last of the session's previous turn (this memory keeps the
+        last turns of each namespace and session, see :mod:`memvault.turn_context`); when the
+        message after is not in this turn (a turn that ends with the user's message), the
+        memory's context is completed when the next turn of the session is saved, in one
+        write, unless the memory changed meanwhile. Facts carry no context.
+
         LLM calls per turn: 0 without a model, and for a turn without a statement when only a
         reconciler is set; 1 with a reconciler alone, or an extractor alone; 2 at most with
         both (the second only when a stored memory is similar to a fact that does not repeat
@@ -785,29 +825,36 @@ class MemoryScope:
 
         Args:
             messages: OpenAI-style messages, ``{"role": "user" | "assistant" | ..., "content":
-                str}``, oldest first; other roles and non-string contents are skipped.
+                str, "name": str (optional, the speaker)}``, oldest first; other roles and
+                non-string contents are skipped.
+            timestamp: When the turn was said, Unix seconds (UTC), e.g. from the run or a
+                replayed conversation; default the time of this call.
 
         Returns:
             The memories written (added, merged or updated), in order; ``[]`` in the
             background.
 
         Raises:
-            InvalidArgumentError: If ``messages`` is not a sequence of mappings.
+            InvalidArgumentError: If ``messages`` is not a sequence of mappings, or
+                ``timestamp`` is not Unix seconds from 0 to the end of year 9999.
             StoreClosedError: If the store was closed (checked in the caller, also in the
                 background).
         """
         chat = _chat_of(messages)
+        when = _turn_time(timestamp)
         worker = self.memory._worker
         if worker is not None:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
             worker.submit(
-                lambda: self._store_turn(chat, fall_back=False),
-                lambda: self._store_statements(chat),
+                lambda: self._store_turn(chat, when, fall_back=False),
+                lambda: self._store_statements(self._continue(chat, when)),
             )
             return []
-        return self._store_turn(chat)
+        return self._store_turn(chat, when)
 
-    async def asave_turns(self, messages: Sequence[Mapping[str, Any]]) -> list[MemoryItem]:
+    async def asave_turns(
+        self, messages: Sequence[Mapping[str, Any]], *, timestamp: float | None = None
+    ) -> list[MemoryItem]:
         """Async form of :meth:`save_turns`: the same arguments, result and errors.
 
         The extractor's and reconciler's models are awaited with their own async methods; the
@@ -815,69 +862,103 @@ class MemoryScope:
         (waiting, without blocking the event loop, for room when the queue is full).
         """
         chat = _chat_of(messages)
+        when = _turn_time(timestamp)
         worker = self.memory._worker
         if worker is not None:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
             await worker.asubmit(
-                lambda: self._store_turn(chat, fall_back=False),
-                lambda: self._store_statements(chat),
+                lambda: self._store_turn(chat, when, fall_back=False),
+                lambda: self._store_statements(self._continue(chat, when)),
             )
             return []
+        window = await asyncio.to_thread(self._continue, chat, when)
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
         if extractor is not None:
             try:
                 facts = await extractor.aextract(chat)
             except ExtractionError as error:
                 _warn_unextracted(error)
-                return await asyncio.to_thread(self._store_statements, chat)
+                return await asyncio.to_thread(self._store_statements, window)
             changes = await self.areconcile(
                 facts, sources=_statement_keys(chat), source="extractor"
             )
+            self.memory._tails.record(window)
             return _written(changes)
         if reconciler is None or not _statements(chat):
-            return await asyncio.to_thread(self._store_statements, chat)
+            return await asyncio.to_thread(self._store_statements, window)
         existing = await asyncio.to_thread(self._candidates, _statements(chat))
         try:
             decisions = await reconciler.adecide_turn(chat, existing)
         except ReconciliationError as error:
             _warn_unextracted(error)
-            return await asyncio.to_thread(self._store_statements, chat)
+            return await asyncio.to_thread(self._store_statements, window)
         changes = await asyncio.to_thread(
             self._apply, decisions, _statement_keys(chat), "extractor"
         )
+        self.memory._tails.record(window)
         return _written(changes)
 
     def _store_turn(
-        self, chat: list[dict[str, str]], *, fall_back: bool = True
+        self, chat: list[dict[str, str]], when: float, *, fall_back: bool = True
     ) -> list[MemoryItem]:
-        """Store a checked turn (:func:`_chat_of`): see :meth:`save_turns`.
+        """Store a checked turn (:func:`_chat_of`) said at ``when``: see :meth:`save_turns`.
 
         With ``fall_back=False`` (the background worker, which falls back and counts the
         failure itself) an :class:`~memvault.ExtractionError` propagates instead of storing the
         statements.
         """
+        window = self._continue(chat, when)
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
         try:
             if extractor is not None:
                 facts = extractor.extract(chat)
                 changes = self.reconcile(facts, sources=_statement_keys(chat), source="extractor")
+                self.memory._tails.record(window)
                 return _written(changes)
             if reconciler is None or not _statements(chat):
-                return self._store_statements(chat)
+                return self._store_statements(window)
             existing = self._candidates(_statements(chat))
             decisions = reconciler.decide_turn(chat, existing)
         except ExtractionError as error:
             if not fall_back:
                 raise
             _warn_unextracted(error)
-            return self._store_statements(chat)
-        return _written(self._apply(decisions, _statement_keys(chat), "extractor"))
+            return self._store_statements(window)
+        changes = self._apply(decisions, _statement_keys(chat), "extractor")
+        self.memory._tails.record(window)
+        return _written(changes)
 
-    def _store_statements(self, chat: list[dict[str, str]]) -> list[MemoryItem]:
-        """Store the user's statements in a checked turn as ``kind="turn"`` memories."""
-        return [
-            self.remember(statement, kind="turn", source="turn") for statement in _statements(chat)
-        ]
+    def _continue(self, chat: list[dict[str, str]], when: float) -> Window:
+        """The turn's place in its session, with the earlier memories' contexts completed.
+
+        The memories of the session's previous turn that waited for the messages after them
+        get their completed contexts in one write (:meth:`MemoryStore.put_many`), each only
+        if it still holds the context it was saved with.
+        """
+        window = self.memory._tails.window((self.namespace, self.session_id), chat, when)
+        updates = []
+        for completion in window.completions:
+            item = self.store.get(self.namespace, completion.key)
+            if item is not None and item.value.get("context") == completion.stored:
+                updates.append((item.key, {**item.value, "context": completion.context}))
+        if updates:
+            self.store.put_many(self.namespace, updates, ttl=self.memory.ttl, source="turn")
+        return window
+
+    def _store_statements(self, window: Window) -> list[MemoryItem]:
+        """Store the user's statements of a turn as ``kind="turn"`` memories with contexts."""
+        items: list[MemoryItem] = []
+        keys: list[str | None] = []
+        for message, turn in zip(window.messages, window.turns):
+            said = memorable_text(message["content"]) if message["role"] == "user" else None
+            if said is None:
+                keys.append(None)
+                continue
+            item = self._remember(said, {"context": turn.context}, "turn", (), "turn")[1]
+            items.append(item)
+            keys.append(item.key)
+        self.memory._tails.record(window, keys)
+        return items
 
     def forget(self, memory: str, *, source: str = "api") -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.

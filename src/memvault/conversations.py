@@ -18,7 +18,9 @@ chat-message turns too if wanted): the session's date and the neighbouring turns
 one after, within the same session), each as ``speaker: text``. The store embeds and indexes it
 with the text (see :func:`memvault.lexical.indexed_text`), which is how a short reply such as
 "Yes, last Friday!" is still found by what it answers; on the LoCoMo benchmark this lifted
-recall@10 of hybrid search from 0.59 to 0.77 (``bench/README.md``).
+recall@10 of hybrid search from 0.59 to 0.77 (``bench/README.md``). Turns an agent saves one at
+a time (:meth:`memvault.MemoryScope.save_turns`) get their context from the same function
+(:mod:`memvault.turn_context`), dated with :func:`format_session_date`.
 
 Turn keys are ``<source>:<turn id>``, where a file's source (:func:`source_id`) is its name and a
 hash of its resolved path: ingesting ``day1/chat.json`` and ``day2/chat.json`` into one namespace
@@ -40,6 +42,22 @@ from memvault.items import validate_time
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+LAST_DATED_SECOND = 253402300799
+"""The last Unix second :func:`format_session_date` can write (9999-12-31 23:59:59 UTC)."""
 CONTEXT_TURNS = 1
 """Neighbouring turns on each side that go into a turn's ``context``."""
 
@@ -103,6 +121,37 @@ def with_context(turns: list[Turn], *, neighbours: int = CONTEXT_TURNS) -> list[
         lines += [f"{t.speaker}: {t.text}" for t in window if t.session == turn.session]
         out.append(replace(turn, context="\n".join(lines)))
     return out
+
+
+def format_session_date(seconds: float, *, field: str = "seconds") -> str:
+    """A time written as LoCoMo writes its session dates, e.g. ``"1:56 pm on 8 May, 2023"``.
+
+    The date line of the ``context`` of a turn saved by an agent
+    (:mod:`memvault.turn_context`), so that its words are those of an ingested LoCoMo turn: a
+    LoCoMo session's time, read by :func:`parse_locomo` and written back, gives the file's
+    string again. English month names whatever the locale; UTC.
+
+    Args:
+        seconds: Unix seconds (UTC), from 0 to :data:`LAST_DATED_SECOND`.
+        field: What the caller calls ``seconds``, named in the error.
+
+    Returns:
+        ``"<hour 1-12>:<minute> <am|pm> on <day> <Month>, <year>"``.
+
+    Raises:
+        InvalidArgumentError: If ``seconds`` is not such a time (NaN, negative, past 9999).
+    """
+    seconds = validate_time(seconds, field)
+    if seconds > LAST_DATED_SECOND:
+        raise InvalidArgumentError(
+            f"{field} must be at most {LAST_DATED_SECOND} (the end of year 9999) to be written "
+            f"as a date, got {shown(seconds)}"
+        )
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    hour = moment.hour % 12 or 12
+    noon = "am" if moment.hour < 12 else "pm"
+    month = _MONTHS[moment.month - 1]
+    return f"{hour}:{moment.minute:02d} {noon} on {moment.day} {month}, {moment.year}"
 
 
 def _fail(source: str, problem: str) -> ImportFormatError:

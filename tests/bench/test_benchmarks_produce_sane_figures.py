@@ -35,6 +35,9 @@ def test_locomo_on_one_conversation_ranks_memvault_first(tmp_path, locomo_dir):
     peers = ["chroma", "langgraph", "llamaindex", "bm25s"]
     for k in ("5", "10"):
         assert all(recall_at["memvault"][k] > recall_at[peer][k] for peer in peers), k
+    # Turns saved one by one through the agent-memory layer are recalled about as ingested ones
+    # are: 0.027 below on this conversation, 0.001 below over all five (bench/README.md).
+    assert abs(recall_at["memvault agent"]["10"] - recall_at["memvault"]["10"]) <= 0.03
 
 
 def test_speed_at_1k_measures_every_system(tmp_path):

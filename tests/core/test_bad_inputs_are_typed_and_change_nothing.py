@@ -45,6 +45,7 @@ from tests.core.bad_inputs import (
 from tests.core.cli import cli, memvault
 
 LONG = "x" * 2000
+TEA_TURN = [{"role": "user", "content": "I like green tea."}]
 FIVE_THOUSAND = ("a",) * 5000
 
 
@@ -531,6 +532,16 @@ PYTHON_CASES = [
     p(lambda c: c.scope().save_turns("I like tea."), id="save_turns str"),
     p(lambda c: c.scope().save_turns([5]), id="save_turns item int"),
     p(lambda c: c.scope().save_turns(None), id="save_turns None"),
+    p(lambda c: c.scope().save_turns(TEA_TURN, timestamp=-1), id="save_turns timestamp negative"),
+    p(lambda c: c.scope().save_turns(TEA_TURN, timestamp="May"), id="save_turns timestamp str"),
+    p(
+        lambda c: c.scope(background=True).save_turns(TEA_TURN, timestamp=1e12 - 1),
+        id="background save_turns timestamp past year 9999",
+    ),
+    p(
+        lambda c: run(c.scope().asave_turns(TEA_TURN, timestamp=float("nan"))),
+        id="asave_turns timestamp NaN",
+    ),
     p(lambda c: c.scope().forget(""), id="forget empty"),
     p(lambda c: c.scope().forget(5), id="forget int"),
     p(lambda c: c.scope().recall("tea", k=0), id="recall k 0"),

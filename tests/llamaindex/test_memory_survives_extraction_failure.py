@@ -6,6 +6,7 @@ from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.memory.memvault import memvault_memory
 
 from memvault import FactExtractor
+from tests.core.saved_context import lines_after_the_date
 
 LOGGER = "memvault.agent_memory"
 
@@ -25,7 +26,9 @@ def test_a_bad_extraction_reply_keeps_the_answer_and_stores_the_users_statement(
 
     assert str(response) == "Noted, no peanuts."
     (item,) = store.search(("users", "alice"))
-    assert item.value == {
+    said = ["user: I am allergic to peanuts.", "assistant: Noted, no peanuts."]
+    assert lines_after_the_date(item.value) == said  # the turn, as when ingested
+    assert {name: v for name, v in item.value.items() if name != "context"} == {
         "text": "I am allergic to peanuts.",
         "kind": "turn",
         "role": "user",

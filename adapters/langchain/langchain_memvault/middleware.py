@@ -85,7 +85,9 @@ class MemoryMiddleware(AgentMiddleware):
     memories that repeat a message already in the conversation. After the agent turn
     (``after_agent`` / ``aafter_agent``) it hands the turn's user and assistant messages to
     :meth:`memvault.MemoryScope.save_turns`, which stores the user's statements (not
-    questions, requests or pleasantries) as ``kind="turn"`` memories, or, with an
+    questions, requests or pleasantries) as ``kind="turn"`` memories, each with a ``context``
+    of the date and the messages around it (the agent's reply before it, from the thread's
+    previous run, and after it), as an ingested conversation's turns have; or, with an
     ``extractor``, the facts it draws (falling back to the statements, with a logged warning,
     when the extractor's reply cannot be parsed). The thread id is the session id recorded on
     what is saved.

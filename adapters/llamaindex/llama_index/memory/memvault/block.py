@@ -77,7 +77,9 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     (``{context_str}``). Messages given to the block (``Memory`` hands over those it flushes
     out of short-term memory, :class:`~llama_index.memory.memvault.MemvaultMemory` every
     finished turn) are stored with :meth:`memvault.MemoryScope.save_turns`: the user's
-    statements, or with an extractor the facts it draws; questions and requests are not stored.
+    statements, each with a ``context`` of the date and the messages around it (as an ingested
+    conversation's turns have), or with an extractor the facts it draws; questions and requests
+    are not stored.
 
     The scope is the memory's namespace template filled with ``user_id`` and the ``Memory``'s
     ``session_id``: ``("users", "{user_id}")`` shares memories across a user's sessions,
