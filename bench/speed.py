@@ -374,7 +374,7 @@ def run_size(
         collection.query(query_embeddings=embed_query([ask]), n_results=10, where=where)
 
     for ask, target in zip(asks, targets):
-        order = list(range(7))
+        order = list(range(8))
         rng.shuffle(order)  # interleave systems so a noisy neighbour hurts all alike
         for step in order:
             if not precomputed:
@@ -392,6 +392,14 @@ def run_size(
                 measure("search 2-level prefix memvault", store.search, target[:2], query=ask)
             elif step == 5:
                 measure("search 2-level prefix embed+chroma", embed_then_query, ask, target, "g")
+            elif step == 6:
+                measure(
+                    "search 2-level prefix memvault dense",
+                    store.search,
+                    target[:2],
+                    query=ask,
+                    mode="dense",
+                )
             elif graph is not None:
                 measure("search langgraph", graph.search, target, query=ask, limit=10)
     for _ in range(queries):
