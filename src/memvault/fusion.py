@@ -19,8 +19,9 @@ defined once, whatever page is asked for:
    the dense top) / 2``, in ``[-1, 0]``: scores never rise down the order.
 
 Every page is a slice of that one order, so consecutive pages never repeat or skip an item,
-at any depth; a page within the fused block costs two rankings of :data:`FUSION_DEPTH` items,
-a deeper one a dense ranking reaching its end.
+at any depth; a page within the fused block costs two rankings of :data:`FUSION_DEPTH` items
+(one query where the backend fetches both at once), a deeper one a dense ranking reaching its
+end.
 
 Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009), which the store used
 before, is kept in ``bench/locomo.py`` for comparison.
@@ -74,8 +75,8 @@ def blend(dense: Ranked, lexical: Ranked, *, weight: float = LEXICAL_WEIGHT) -> 
 
 
 def hybrid_page(
+    top: tuple[Ranked, Ranked],
     dense: Callable[[int], Ranked],
-    lexical: Callable[[int], Ranked],
     *,
     offset: int,
     limit: int,
@@ -83,8 +84,10 @@ def hybrid_page(
     """One page of the hybrid order of a scope (see the module docstring).
 
     Args:
-        dense: ``n -> `` the top ``n`` of the dense ranking, best first, with cosine scores.
-        lexical: ``n -> `` the top ``n`` of the lexical ranking, best first, with BM25 scores.
+        top: The top :data:`FUSION_DEPTH` of the dense ranking (cosine scores) and of the
+            lexical ranking (BM25 scores), each best first.
+        dense: ``n -> `` the top ``n`` of the dense ranking, best first, with cosine scores;
+            called only for a page reaching past the fused block.
         offset: Items of the order to skip.
         limit: Most items to return.
 
@@ -92,8 +95,8 @@ def hybrid_page(
         ``(id, score)`` pairs: the score :func:`blend` gives in the fused block; after it,
         ``(cosine - lowest cosine of the dense top) / 2``, in ``[-1, 0]``.
     """
-    dense_top = dense(FUSION_DEPTH)
-    fused = blend(dense_top, lexical(FUSION_DEPTH))
+    dense_top, lexical_top = top
+    fused = blend(dense_top, lexical_top)
     page = fused[offset : offset + limit]
     if len(page) == limit or len(dense_top) < FUSION_DEPTH:
         return page

@@ -32,7 +32,7 @@ from memvault.errors import (
     StoreClosedError,
 )
 from memvault.filters import Filter, normalize_filter
-from memvault.fusion import hybrid_page
+from memvault.fusion import FUSION_DEPTH, hybrid_page
 from memvault.history import Change, HistoryEntry, validate_source
 from memvault.items import (
     MAX_SECONDS,
@@ -488,11 +488,21 @@ class MemoryStore:
             if mode == "dense":
                 ranked, score_type = dense(offset + limit)[offset:], "cosine"
             else:
-
-                def lexical(n: int) -> Ranked:
-                    return backend.lexical(query, prefix, clauses=clauses, now=now, limit=n)
-
-                ranked = hybrid_page(dense, lexical, offset=offset, limit=limit)
+                if backend.ranks_both_in_one_query:
+                    top = backend.both_rankings(
+                        query,
+                        prefix,
+                        embedding=embedding,
+                        clauses=clauses,
+                        now=now,
+                        limit=FUSION_DEPTH,
+                    )
+                else:
+                    lexical = backend.lexical(
+                        query, prefix, clauses=clauses, now=now, limit=FUSION_DEPTH
+                    )
+                    top = (dense(FUSION_DEPTH), lexical)
+                ranked = hybrid_page(top, dense, offset=offset, limit=limit)
                 score_type = "hybrid"
         records = backend.get([item_id for item_id, _ in ranked])
         return [

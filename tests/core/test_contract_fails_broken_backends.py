@@ -65,6 +65,16 @@ class StringPrefix(InMemoryBackend):
         return [ns for ns in every if "/".join(ns).startswith("/".join(prefix))]
 
 
+class BothRankingsUnfiltered(InMemoryBackend):
+    """Fetches both rankings at once, but forgets the filter of the lexical one."""
+
+    ranks_both_in_one_query = True
+
+    def both_rankings(self, query, prefix, *, embedding, clauses, now, limit):
+        dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        return dense, self.lexical(query, prefix, clauses=[], now=now, limit=limit)
+
+
 class TestDotProduct(BackendTests):
     def make_backend(self):
         return DotProduct()
@@ -93,6 +103,11 @@ class TestStringPrefix(BackendTests):
 class TestForgetsCarriedHistory(BackendTests):
     def make_backend(self):
         return ForgetsCarriedHistory()
+
+
+class TestBothRankingsUnfiltered(BackendTests):
+    def make_backend(self):
+        return BothRankingsUnfiltered()
 '''
 
 EXPECTED = {  # tests each broken backend must fail
@@ -109,6 +124,7 @@ EXPECTED = {  # tests each broken backend must fail
     "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
     "TestForgetsCarriedHistory": {"test_carried_history_is_written_once_as_given"},
+    "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
 }
 
 

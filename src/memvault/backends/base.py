@@ -3,7 +3,8 @@
 The store validates every input, embeds texts, applies TTL defaults and fuses rankings; a
 :class:`Backend` is the system of record of one topology: it stores records with their
 embeddings and answers the reads the store routes to it. A backend declares the search modes
-it serves in :attr:`Backend.search_modes`; the store never probes for methods.
+it serves in :attr:`Backend.search_modes`, and whether it ranks both lists of a hybrid search
+in one query (:attr:`Backend.ranks_both_in_one_query`); the store never probes for methods.
 
 Two topologies ship (see ``docs/architecture.md``):
 
@@ -87,9 +88,15 @@ class Backend(Protocol):
     Attributes:
         search_modes: The query modes :meth:`dense` and :meth:`lexical` serve: ``"dense"``
             always; ``"lexical"`` (and so ``"hybrid"``) where the backend keeps a BM25 index.
+        ranks_both_in_one_query: Whether :meth:`both_rankings` serves: the dense and the
+            lexical ranking a hybrid search fuses, fetched in one query (one round trip to a
+            database server) instead of a :meth:`dense` and a :meth:`lexical` call. Only
+            where ``"hybrid"`` is in :attr:`search_modes`; ``False`` where separate calls
+            cost nothing more (an in-process record file).
     """
 
     search_modes: tuple[SearchMode, ...]
+    ranks_both_in_one_query: bool
 
     def upsert(
         self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
@@ -178,6 +185,26 @@ class Backend(Protocol):
 
         Returns:
             ``(id, BM25 score > 0)`` pairs, best first, ties by id.
+        """
+        ...
+
+    def both_rankings(
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> tuple[Ranked, Ranked]:
+        """The dense and the lexical ranking of one search, fetched in one query.
+
+        Only for backends whose :attr:`ranks_both_in_one_query` is True.
+
+        Returns:
+            ``(dense, lexical)``: what :meth:`dense` (of ``embedding``, shape ``(dim,)``) and
+            :meth:`lexical` (of ``query``) return with the same arguments, exactly.
         """
         ...
 

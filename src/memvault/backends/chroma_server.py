@@ -66,6 +66,7 @@ HISTORY_SUFFIX = "__history"
 """Appended to a collection's name to name the collection of its history."""
 _DUMMY = [1.0]
 """The embedding of every history entry: the history collection is read by id and metadata."""
+_NO_LEXICAL = "a Chroma server keeps no lexical (BM25) index; search with mode='dense'"
 
 
 class ChromaServerBackend:
@@ -92,6 +93,7 @@ class ChromaServerBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
+    ranks_both_in_one_query = False  # no lexical ranking at all
 
     def __init__(
         self,
@@ -406,9 +408,20 @@ class ChromaServerBackend:
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
     ) -> Ranked:
         """Not served: a Chroma server keeps no BM25 index (see :attr:`search_modes`)."""
-        raise InvalidArgumentError(
-            "a Chroma server keeps no lexical (BM25) index; search with mode='dense'"
-        )
+        raise InvalidArgumentError(_NO_LEXICAL)
+
+    def both_rankings(
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> tuple[Ranked, Ranked]:
+        """Not served: a Chroma server keeps no BM25 index (see :attr:`search_modes`)."""
+        raise InvalidArgumentError(_NO_LEXICAL)
 
     def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
         offset = 0

@@ -37,7 +37,12 @@ from memvault.backends.base import (
     Vectors,
     record_id,
 )
-from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
+from memvault.errors import (
+    InvalidArgumentError,
+    MemvaultWarning,
+    StoreBusyError,
+    StoreDamagedError,
+)
 from memvault.history import Change, HistoryEntry
 from memvault.namespace import Namespace
 from memvault.records import RecordFile, unit_vectors
@@ -86,6 +91,7 @@ class LocalBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
+    ranks_both_in_one_query = False  # in-process: two calls cost no round trip
 
     def __init__(
         self,
@@ -280,6 +286,22 @@ class LocalBackend:
     ) -> Ranked:
         """BM25 ranking from the record file's FTS5 index (scores ``> 0``)."""
         return self.records.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
+
+    def both_rankings(
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> tuple[Ranked, Ranked]:
+        """Not offered (:attr:`ranks_both_in_one_query`): call :meth:`dense`, :meth:`lexical`."""
+        raise InvalidArgumentError(
+            f"{type(self).__name__} does not rank both lists in one query "
+            "(ranks_both_in_one_query is False); call dense() and lexical()"
+        )
 
     def dense(
         self,

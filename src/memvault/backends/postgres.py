@@ -35,6 +35,11 @@ exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks
 index (pgvector's iterative scan, so filters do not starve it) and is approximate, as a
 local store's Chroma index is.
 
+**Hybrid search** (:meth:`PostgresBackend.both_rankings`, declared by
+``ranks_both_in_one_query``): the dense and the BM25 ranking come from one SQL statement, one
+round trip, and the store fuses them (:mod:`memvault.fusion`) exactly as it fuses two calls'.
+A dense search alone is one round trip too.
+
 **Many writers**: every write takes a transaction-level advisory lock per key (in one sorted
 order, so two writers never deadlock) before it reads the versions it replaces, so two
 processes writing one key are serialised by the database; readers see every committed write.
@@ -254,6 +259,46 @@ def _equal(field: str, operand: Any) -> tuple[str, list[Any]]:
     )
 
 
+def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple[str, list[Any]]:
+    """SQL conditions (alias ``i``) of the records a dense search ranks."""
+    scope, params = _scope(prefix, now)
+    where, more = _filter(clauses)
+    return f"{scope} AND {where} AND i.embedding IS NOT NULL", [*params, *more]
+
+
+def _index_settings(wanted: int) -> tuple[str, list[Any]]:
+    """SQL setting how pgvector's HNSW scan finds ``wanted`` records, for the transaction.
+
+    Iteratively (so that filters do not starve it), with a candidate list of at least
+    ``wanted`` (``hnsw.ef_search``, 40 to 1,000).
+    """
+    return (
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', TRUE), "
+        "set_config('hnsw.ef_search', %s, TRUE)",
+        [str(min(1000, max(40, wanted)))],
+    )
+
+
+def _ranking(rows: Sequence[Sequence[Any]]) -> Ranked:
+    return [(item_id, float(score)) for item_id, score in rows]
+
+
+def _by_score(rows: Sequence[Sequence[Any]]) -> Ranked:
+    """``(id, score)`` rows best first, ties by id."""
+    return sorted(_ranking(rows), key=lambda hit: (-hit[1], hit[0]))
+
+
+def _cut(hits: Ranked, limit: int, wanted: int) -> Ranked | None:
+    """The top ``limit`` of an HNSW ranking asked for ``wanted > limit``, or ``None``.
+
+    ``None`` where ``wanted`` came back (best first) and the last one ties with the last one
+    kept: another record of that score may be missing, and ties go by id: ask for more.
+    """
+    if len(hits) < wanted or hits[-1][1] < hits[limit - 1][1]:
+        return hits[:limit]
+    return None
+
+
 def _lock_keys(schema: str, ids: Sequence[str]) -> list[int]:
     """Advisory lock keys of record ids (signed 64-bit), sorted: one order for every writer."""
     keys = {
@@ -306,6 +351,7 @@ class PostgresBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
+    ranks_both_in_one_query = True
 
     def __init__(
         self,
@@ -438,17 +484,39 @@ class PostgresBackend:
             ) from error
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[psycopg.Cursor[Any]]:
-        """A cursor inside one transaction: committed on success, else rolled back."""
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool, its errors translated (:meth:`_translated`)."""
         if self._closed or self._pool is None:
             raise StoreClosedError("the store was closed; open a new MemoryStore")
+        with self._translated(), self._pool.connection(timeout=self.timeout) as connection:
+            yield connection
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor inside one transaction: committed on success, else rolled back."""
         with (
-            self._translated(),
-            self._pool.connection(timeout=self.timeout) as connection,
+            self._connection() as connection,
             connection.transaction(),
             connection.cursor() as cursor,
         ):
             yield cursor
+
+    @contextlib.contextmanager
+    def _one_trip(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor whose statements go to the server together: one round trip, one transaction.
+
+        In psycopg's pipeline mode, statements are sent as they are executed and the server's
+        answers read at the first fetch; up to then they run in one implicit transaction
+        (or an explicit one, where the pool's connections are not in autocommit), so a
+        setting made with ``set_config(..., TRUE)`` holds for the statements after it. Each
+        statement is still prepared by psycopg once it repeats, as elsewhere.
+        """
+        with self._connection() as connection:
+            bracket = (
+                contextlib.nullcontext() if connection.autocommit else connection.transaction()
+            )
+            with bracket, connection.pipeline(), connection.cursor() as cursor:
+                yield cursor
 
     def _open(self) -> None:
         """Create or check the schema, under a lock that serialises every opener."""
@@ -722,51 +790,13 @@ class PostgresBackend:
         """The ``limit`` live matching records nearest to ``embedding``, by cosine similarity.
 
         Exact (ties by id, also at the cut) for scopes of up to ``exact_scope`` live records;
-        a larger scope asks the HNSW index with pgvector's iterative scan (approximate).
+        a larger scope asks the HNSW index with pgvector's iterative scan (approximate). One
+        round trip (:meth:`_rankings`), two where the HNSW ranking ties at the cut.
 
         Returns:
             ``(id, cosine similarity)`` pairs, most similar first, ties by id.
         """
-        query = _vector_text(unit_vectors([embedding])[0])
-        scope, params = _scope(prefix, now)
-        where, more = _filter(clauses)
-        condition = f"{scope} AND {where} AND i.embedding IS NOT NULL"
-        s = self.schema
-        with self._transaction() as cur:
-            cur.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM {s}.items i WHERE {scope} LIMIT %s) AS n",
-                [*params, self.exact_scope + 1],
-            )
-            row = cur.fetchone()
-            if row is not None and row[0] <= self.exact_scope:
-                # The score expression is not the index's operator: Postgres ranks exactly.
-                cur.execute(
-                    f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {s}.items i "
-                    f"WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
-                    [query, *params, *more, limit],
-                )
-                return [(i, float(score)) for i, score in cur.fetchall()]
-            cur.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', TRUE)")
-            wanted = limit + 1
-            while True:
-                cur.execute(
-                    "SELECT set_config('hnsw.ef_search', %s, TRUE)",
-                    (str(min(1000, max(40, wanted))),),
-                )
-                cur.execute(
-                    f"SELECT i.id, -(i.embedding <#> %s::vector) FROM {s}.items i "
-                    f"WHERE {condition} ORDER BY i.embedding <=> %s::vector LIMIT %s",
-                    [query, *params, *more, query, wanted],
-                )
-                hits = sorted(
-                    ((i, float(score)) for i, score in cur.fetchall()),
-                    key=lambda hit: (-hit[1], hit[0]),
-                )
-                # Ask for more until the last hit scores below the cut: then every record tied
-                # with the last one kept is there to be ordered by id.
-                if len(hits) < wanted or hits[-1][1] < hits[limit - 1][1]:
-                    return hits[:limit]
-                wanted *= 2
+        return self._rankings(None, prefix, embedding, clauses, now, limit)[0]
 
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
@@ -779,50 +809,192 @@ class PostgresBackend:
         Returns:
             ``(id, BM25 score > 0)`` pairs, best first, ties by id.
         """
+        statement = self._bm25(query, prefix, clauses, now, limit)
+        with self._transaction() as cur:
+            if statement is None:
+                return []
+            cur.execute(*statement)
+            return _ranking(cur.fetchall())
+
+    def both_rankings(
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> tuple[Ranked, Ranked]:
+        """:meth:`dense` and :meth:`lexical` of one search, in one SQL statement.
+
+        One round trip (:meth:`_rankings`), two where the HNSW ranking ties at the cut.
+
+        Returns:
+            ``(dense, lexical)`` as :meth:`dense` and :meth:`lexical` return them.
+        """
+        return self._rankings(query, prefix, embedding, clauses, now, limit)
+
+    def _rankings(
+        self,
+        query: str | None,
+        prefix: Namespace,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> tuple[Ranked, Ranked]:
+        """The dense ranking and, given a query, the BM25 ranking, in one SQL statement.
+
+        The statement counts the scope and runs either the exact ranking or the HNSW one (the
+        other is never executed: a one-time filter on the count), and the BM25 ranking; it is
+        sent with the HNSW settings (:meth:`_one_trip`): one round trip. Where the HNSW
+        ranking ties at its cut, :meth:`_index_ranking` asks for more.
+
+        Returns:
+            ``(dense, lexical)``; ``lexical`` is ``[]`` without a query (or its words).
+        """
+        vector = _vector_text(unit_vectors([embedding])[0])
+        size, size_params = self._scope_size(prefix, now)
+        exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit)
+        index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1)
+        settings, settings_params = _index_settings(limit + 1)
+        parts = [
+            f"SELECT 0, e.* FROM ({exact}) AS e WHERE (SELECT n FROM size) <= %s",
+            f"SELECT 1, h.* FROM ({index}) AS h WHERE (SELECT n FROM size) > %s",
+        ]
+        params = [*size_params, *exact_params, self.exact_scope, *index_params, self.exact_scope]
+        bm25 = None if query is None else self._bm25(query, prefix, clauses, now, limit)
+        if bm25 is not None:
+            parts.append(f"SELECT 2, b.* FROM ({bm25[0]}) AS b")
+            params += bm25[1]
+        rows: dict[int, list[tuple[str, float]]] = {0: [], 1: [], 2: []}
+        with self._one_trip() as cur:
+            cur.execute(settings, settings_params)
+            cur.execute(f"WITH size AS MATERIALIZED ({size}) {' UNION ALL '.join(parts)}", params)
+            for part, item_id, score in cur.fetchall():
+                rows[part].append((item_id, score))
+        exact_hits, index_hits, lexical = (_by_score(rows[part]) for part in (0, 1, 2))
+        dense = exact_hits or _cut(index_hits, limit, limit + 1)
+        if dense is None:
+            dense = self._index_ranking(vector, prefix, clauses, now, limit, 2 * (limit + 1))
+        return dense, lexical
+
+    def _index_ranking(
+        self,
+        vector: str,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        wanted: int,
+    ) -> Ranked:
+        """The HNSW ranking's top ``limit``: ``wanted`` records asked for, then twice as many.
+
+        Until every record tied with the last one kept is there, to be ordered by id.
+        """
+        with self._transaction() as cur:
+            while True:
+                cur.execute(*_index_settings(wanted))
+                cur.execute(*self._index_nearest(vector, prefix, clauses, now, wanted))
+                complete = _cut(_by_score(cur.fetchall()), limit, wanted)
+                if complete is not None:
+                    return complete
+                wanted *= 2
+
+    # -- the statements of searches -------------------------------------------------------
+
+    def _scope_size(self, prefix: Namespace, now: float) -> tuple[str, list[Any]]:
+        """SQL giving ``n``: live records under ``prefix``, counted up to ``exact_scope + 1``.
+
+        Enough to choose between the exact and the HNSW ranking.
+        """
+        scope, params = _scope(prefix, now)
+        return (
+            f"SELECT count(*) AS n FROM (SELECT 1 FROM {self.schema}.items i WHERE {scope} "
+            "LIMIT %s) AS counted",
+            [*params, self.exact_scope + 1],
+        )
+
+    def _exact_nearest(
+        self, vector: str, prefix: Namespace, clauses: Clauses, now: float, limit: int
+    ) -> tuple[str, list[Any]]:
+        """SQL ranking the scope's matching records exactly: ``(id, score)``, best first.
+
+        The score expression is not the index's operator, so Postgres ranks exactly.
+        """
+        condition, params = _nearest_condition(prefix, clauses, now)
+        return (
+            f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {self.schema}.items i "
+            f"WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
+            [vector, *params, limit],
+        )
+
+    def _index_nearest(
+        self, vector: str, prefix: Namespace, clauses: Clauses, now: float, limit: int
+    ) -> tuple[str, list[Any]]:
+        """SQL asking the HNSW index for ``limit`` matching records: ``(id, score)``.
+
+        In the index's relaxed order (sort them); run after :func:`_index_settings`.
+        """
+        condition, params = _nearest_condition(prefix, clauses, now)
+        return (
+            f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {self.schema}.items i "
+            f"WHERE {condition} ORDER BY i.embedding <=> %s::vector LIMIT %s",
+            [vector, *params, vector, limit],
+        )
+
+    def _bm25(
+        self, query: str, prefix: Namespace, clauses: Clauses, now: float, limit: int
+    ) -> tuple[str, list[Any]] | None:
+        """SQL ranking the scope's records by BM25 (:meth:`lexical`): ``(id, score)``.
+
+        Best first, ties by id; ``None`` for a query without words.
+        """
         expression = tsquery_of(query)
         if expression is None:
-            with self._transaction():
-                return []
+            return None
         words = query_terms(query)
         scope, params = _scope(prefix, now)
         where, more = _filter(clauses)
         t = self.schema
         # The query words' term frequencies come from marking them (setweight) and keeping
         # only the marked (ts_filter), in C: unnesting whole tsvectors cost 3 times as much.
-        with self._transaction() as cur:
-            cur.execute(
-                f"""WITH found AS (
-                    SELECT i.id, i.words, i.length::float8 AS length, ({where}) AS kept
-                    FROM {t}.items i WHERE i.words @@ %s::tsquery AND {scope}
-                ), scope AS (
-                    SELECT count(*)::float8 AS n, avg(i.length)::float8 AS mean
-                    FROM {t}.items i WHERE {scope}
-                ), terms AS (
-                    SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
-                    FROM found f,
-                    unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
-                ), rarity AS (
-                    SELECT lexeme, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
-                    FROM terms, scope s GROUP BY lexeme, s.n
-                )
-                SELECT t.id, sum(r.idf * t.tf * (%s + 1)
-                    / (t.tf + %s * (1 - %s + %s * t.length / greatest(s.mean, 1)))) AS score
-                FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
-                GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s""",
-                [
-                    *more,
-                    expression,
-                    *params,
-                    *params,
-                    words,
-                    BM25_K1,
-                    BM25_K1,
-                    BM25_B,
-                    BM25_B,
-                    limit,
-                ],
+        # A record's terms are summed in one order, so that its score is the same float in
+        # every plan (records with the same words tie exactly, ordered by id).
+        return (
+            f"""WITH found AS (
+                SELECT i.id, i.words, i.length::float8 AS length, ({where}) AS kept
+                FROM {t}.items i WHERE i.words @@ %s::tsquery AND {scope}
+            ), scope AS (
+                SELECT count(*)::float8 AS n, avg(i.length)::float8 AS mean
+                FROM {t}.items i WHERE {scope}
+            ), terms AS (
+                SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
+                FROM found f,
+                unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
+            ), rarity AS (
+                SELECT lexeme, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+                FROM terms, scope s GROUP BY lexeme, s.n
             )
-            return [(i, float(score)) for i, score in cur.fetchall()]
+            SELECT t.id, sum(r.idf * t.tf * (%s + 1)
+                / (t.tf + %s * (1 - %s + %s * t.length / greatest(s.mean, 1)))
+                ORDER BY t.lexeme) AS score
+            FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
+            GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s""",
+            [
+                *more,
+                expression,
+                *params,
+                *params,
+                words,
+                BM25_K1,
+                BM25_K1,
+                BM25_B,
+                BM25_B,
+                limit,
+            ],
+        )
 
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""

@@ -3,8 +3,9 @@
 Each test writes records with chosen times and embeddings straight into a backend and checks
 what every read returns against :mod:`memvault.testing.oracle`: liveness at ``now`` (an item
 expiring exactly then is expired), namespace prefixes segment by segment, filters, order
-(ties by id), limits and offsets, cosine similarities of the vectors written, and BM25 results
-that share a word with the query.
+(ties by id), limits and offsets, cosine similarities of the vectors written, BM25 results
+that share a word with the query, and both rankings fetched in one query (where a backend
+offers it) equal to each fetched alone.
 """
 
 from __future__ import annotations
@@ -192,12 +193,17 @@ class BackendTests(ContractBase):
         ]
 
     def test_search_modes_are_declared(self, backend: Backend) -> None:
-        """``search_modes`` holds ``"dense"``, and ``"hybrid"`` exactly when ``"lexical"``."""
+        """``search_modes`` holds ``"dense"``, and ``"hybrid"`` exactly when ``"lexical"``.
+
+        ``ranks_both_in_one_query`` is a bool, True only where ``"hybrid"`` is served.
+        """
         modes = tuple(backend.search_modes)
         assert "dense" in modes
         assert set(modes) <= {"hybrid", "dense", "lexical"}
         assert len(set(modes)) == len(modes)
         assert ("lexical" in modes) == ("hybrid" in modes)
+        assert isinstance(backend.ranks_both_in_one_query, bool)
+        assert "hybrid" in modes or not backend.ranks_both_in_one_query
 
     def test_reads_of_an_empty_backend_find_nothing(self, backend: Backend) -> None:
         """Every read of a new backend is empty, and its info is None."""
@@ -434,6 +440,11 @@ class BackendTests(ContractBase):
         found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, limit=3)
         assert [i for i, _ in found] == ordered[:3]
         assert found[0][1] == found[1][1] == found[2][1] == pytest.approx(1.0, abs=SCORE_TOLERANCE)
+        if backend.ranks_both_in_one_query:
+            both = backend.both_rankings(
+                "tea dog", ("t",), embedding=vector, clauses=[], now=NOW, limit=3
+            )
+            assert both[0] == found
 
     def test_lexical_finds_the_records_sharing_a_query_word(self, backend: Backend) -> None:
         """``lexical`` returns live matching records holding a query word, BM25 > 0, best first.
@@ -486,6 +497,36 @@ class BackendTests(ContractBase):
             }
             found = backend.lexical(text, (), clauses=[], now=NOW, limit=50)
             _check_ranking(found, expected, 50, case=f"lexical({text!r})")
+
+    def test_both_rankings_are_what_dense_and_lexical_return(self, backend: Backend) -> None:
+        """``both_rankings`` returns exactly ``(dense(...), lexical(...))`` of its arguments.
+
+        For every query (one without words too), prefix, filter and limit of the corpus;
+        skipped where ``ranks_both_in_one_query`` is False.
+        """
+        if not backend.ranks_both_in_one_query:
+            pytest.skip(
+                f"{type(backend).__name__} ranks hybrid searches in two calls "
+                "(ranks_both_in_one_query)"
+            )
+        self._fill(backend)
+        limits = itertools.cycle(LIMITS)
+        for number, text in enumerate([*QUERIES, "the", "!?"]):
+            query = _vector(self, QUERIES[number % len(QUERIES)], 2.5 + number)
+            for prefix in PREFIXES:
+                for filter in FILTERS:
+                    clauses, limit = normalize_filter(filter), next(limits)
+                    expected = (
+                        backend.dense(
+                            prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                        ),
+                        backend.lexical(text, prefix, clauses=clauses, now=NOW, limit=limit),
+                    )
+                    found = backend.both_rankings(
+                        text, prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                    )
+                    case = f"both_rankings({text!r}, {prefix}, {filter}, limit={limit})"
+                    assert found == expected, case
 
     def test_count_namespaces_and_scan_follow_scope_and_expiry(self, backend: Backend) -> None:
         """``count``, ``namespaces`` and ``scan`` cover a prefix segment-wise, live at ``now``.
@@ -546,6 +587,10 @@ class BackendTests(ContractBase):
         }
         if "lexical" in backend.search_modes:
             calls["lexical"] = lambda: backend.lexical("tea", (), clauses=[], now=T0, limit=1)
+        if backend.ranks_both_in_one_query:
+            calls["both_rankings"] = lambda: backend.both_rankings(
+                "tea", (), embedding=vector, clauses=[], now=T0, limit=1
+            )
         wrong = {}
         for name, call in calls.items():
             try:
