@@ -11,8 +11,8 @@ as one user's memories among everyone's):
 - ``langgraph``: LangGraph's ``PostgresStore`` (``langgraph-checkpoint-postgres``) in a database
   of its own, its index on ``text`` with the same MiniLM vectors (cosine, its HNSW default);
   dense search is all it does;
-- ``pgvector``: a plain table ``(id, ns, text, embedding vector(384))`` with an HNSW cosine index
-  and a B-tree on ``ns``, queried ``SELECT id, text ... WHERE ns = %s ORDER BY embedding <=> %s
+- ``pgvector``: a plain table ``(id, ns, text, embedding vector(384))``, primary key ``(ns, id)``,
+  with an HNSW cosine index, queried ``SELECT id, text ... WHERE ns = %s ORDER BY embedding <=> %s
   LIMIT k`` on one connection, vectors sent by pgvector's Python adapter (``register_vector``)
   and ``hnsw.iterative_scan = strict_order`` (pgvector 0.8's advice for filtered queries, so
   that a filtered index scan returns k rows); the planner picks the index;
@@ -101,10 +101,9 @@ class PgvectorTable:
         self.table = f"{schema}.items"
         for statement in (
             f"CREATE SCHEMA {schema}",
-            f"CREATE TABLE {self.table} (id text PRIMARY KEY, ns text NOT NULL, "
-            f"text text NOT NULL, embedding vector({dim}) NOT NULL)",
+            f"CREATE TABLE {self.table} (id text NOT NULL, ns text NOT NULL, text text NOT NULL, "
+            f"embedding vector({dim}) NOT NULL, PRIMARY KEY (ns, id))",
             f"CREATE INDEX ON {self.table} USING hnsw (embedding vector_cosine_ops)",
-            f"CREATE INDEX ON {self.table} (ns)",
             "SET hnsw.iterative_scan = strict_order",
         ):
             self.connection.execute(statement)
