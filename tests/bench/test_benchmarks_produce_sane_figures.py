@@ -12,6 +12,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import llm_calls  # noqa: E402
 import locomo  # noqa: E402
+import postgres  # noqa: E402
 import reply_latency  # noqa: E402
 import speed  # noqa: E402
 
@@ -76,6 +77,25 @@ def test_speed_measures_one_namespace_among_many(tmp_path):
     for mode in ("", " dense", " lexical"):
         assert got["latency_ms"][f"search memvault{mode}"]["p50"] > 0
     assert got["latency_ms"]["search 2-level prefix memvault"]["p50"] > 0
+
+
+def test_postgres_side_by_side_at_ci_size(tmp_path, locomo_dir):
+    got = postgres.main([str(locomo_dir), "--ci", "--out", str(tmp_path)])
+
+    assert json.loads((tmp_path / "postgres.json").read_text()) == got
+    systems = got["locomo"]["systems"]
+    recall10 = {name: system["recall"]["10"] for name, system in systems.items()}
+    # Hybrid on Postgres keeps the embedded store's recall and is ahead of LangGraph's store.
+    assert recall10["memvault-pg hybrid"] >= 0.95 * recall10["memvault-embedded hybrid"]
+    assert recall10["memvault-pg hybrid"] > recall10["langgraph dense"]
+    assert recall10["memvault-pg hybrid, two calls"] == recall10["memvault-pg hybrid"]
+    assert all(0 < s["latency_ms"]["p50"] <= s["latency_ms"]["p95"] for s in systems.values())
+    assert [(r["size"], r["shape"]) for r in got["scale"]] == [(1000, "few"), (1000, "many")]
+    for run in got["scale"]:
+        assert all(rate > 0 for rate in run["put_items_per_s"].values())
+        assert all(0 < q["p50"] <= q["p95"] for q in run["latency_ms"].values())
+        # Dense search is exact at this size in memvault and in the raw query alike.
+        assert run["agrees_with_pgvector"]["memvault-pg dense"] == 1.0
 
 
 def test_llm_calls_per_turn_stay_within_the_documented_bounds(locomo_dir):
