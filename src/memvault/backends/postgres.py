@@ -315,9 +315,8 @@ class PostgresBackend:
     Records, embeddings (pgvector, HNSW, cosine), a full-text index and the history live in
     one schema and are written in one transaction per write (see the module docstring and
     ``docs/architecture.md``). Needs the extra: ``pip install 'memvault[postgres]'`` (psycopg
-    3, its pool, pgvector's adapter), and a
-    server with the ``vector`` extension (created here if the user may; else run
-    ``CREATE EXTENSION vector`` once as its owner).
+    3, its pool, pgvector's adapter), and a server with the ``vector`` extension (created here
+    if the user may; else run ``CREATE EXTENSION vector`` once as its owner).
 
     Args:
         dsn: A libpq connection string or URI, e.g. ``"postgresql://user@host:5432/db"`` or
