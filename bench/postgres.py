@@ -5,9 +5,7 @@ Systems, each holding every memory of a run in one store (searches are scoped to
 as one user's memories among everyone's):
 
 - ``memvault-pg``: ``MemoryStore(backend=PostgresBackend(dsn))``, default (hybrid) search and
-  ``mode="dense"``; ``memvault-pg two calls`` is the same store asked for hybrid search the way
-  a backend without ``ranks_both_in_one_query`` is (a dense and a lexical call), to show what
-  fetching both rankings in one statement gains;
+  ``mode="dense"``;
 - ``langgraph``: LangGraph's ``PostgresStore`` (``langgraph-checkpoint-postgres``) in a database
   of its own, its index on ``text`` with the same MiniLM vectors (cosine, its HNSW default);
   dense search is all it does;
@@ -146,9 +144,6 @@ class Systems:
         self.memvault_pg = MemoryStore(
             backend=PostgresBackend(dsn, schema=f"mv_{tag}"), embedder=embedder
         )
-        two_calls = PostgresBackend(dsn, schema=f"mv_{tag}")
-        two_calls.ranks_both_in_one_query = False  # hybrid as a dense and a lexical call
-        self.memvault_pg_two_calls = MemoryStore(backend=two_calls, embedder=embedder)
         with psycopg.connect(dsn, autocommit=True) as admin:
             admin.execute(f"CREATE DATABASE lg_{tag}")
         self.langgraph = self.exits.enter_context(
@@ -201,7 +196,6 @@ class Systems:
 
         return {
             "memvault-pg hybrid": memvault(self.memvault_pg, None),
-            "memvault-pg hybrid, two calls": memvault(self.memvault_pg_two_calls, None),
             "memvault-pg dense": memvault(self.memvault_pg, "dense"),
             "langgraph dense": langgraph,
             "pgvector dense": pgvector,
@@ -213,7 +207,7 @@ class Systems:
         """Close every store and drop what the run wrote on the server."""
         import psycopg
 
-        for store in (self.memvault_pg, self.memvault_pg_two_calls, self.embedded):
+        for store in (self.memvault_pg, self.embedded):
             store.close()
         self.pgvector.close()
         self.exits.close()
@@ -355,9 +349,6 @@ def scale(
             ),
             "search p50 memvault-pg hybrid / pgvector": round(
                 p50["memvault-pg hybrid"] / p50["pgvector dense"], 3
-            ),
-            "search p50 memvault-pg hybrid / two calls": round(
-                p50["memvault-pg hybrid"] / p50["memvault-pg hybrid, two calls"], 3
             ),
             "search p50 memvault-pg hybrid / langgraph": round(
                 p50["memvault-pg hybrid"] / p50["langgraph dense"], 3

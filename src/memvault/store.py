@@ -488,20 +488,9 @@ class MemoryStore:
             if mode == "dense":
                 ranked, score_type = dense(offset + limit)[offset:], "cosine"
             else:
-                if backend.ranks_both_in_one_query:
-                    top = backend.both_rankings(
-                        query,
-                        prefix,
-                        embedding=embedding,
-                        clauses=clauses,
-                        now=now,
-                        limit=FUSION_DEPTH,
-                    )
-                else:
-                    lexical = backend.lexical(
-                        query, prefix, clauses=clauses, now=now, limit=FUSION_DEPTH
-                    )
-                    top = (dense(FUSION_DEPTH), lexical)
+                top = backend.both_rankings(
+                    query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
+                )
                 ranked = hybrid_page(top, dense, offset=offset, limit=limit)
                 score_type = "hybrid"
         records = backend.get([item_id for item_id, _ in ranked])

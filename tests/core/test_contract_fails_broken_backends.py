@@ -68,8 +68,6 @@ class StringPrefix(InMemoryBackend):
 class BothRankingsUnfiltered(InMemoryBackend):
     """Fetches both rankings at once, but forgets the filter of the lexical one."""
 
-    ranks_both_in_one_query = True
-
     def both_rankings(self, query, prefix, *, embedding, clauses, now, limit):
         dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
         return dense, self.lexical(query, prefix, clauses=[], now=now, limit=limit)

@@ -1,5 +1,5 @@
-"""A backend that declares ``ranks_both_in_one_query`` is asked once per hybrid search for both
-rankings, and the store fuses them into the results separate calls give."""
+"""A hybrid search asks its backend once for both rankings (one round trip on a database
+server), and a page past the fused block asks the dense ranking for the rest."""
 
 import pytest
 
@@ -13,9 +13,7 @@ WRITTEN_AT = 1_700_000_000.0  # both stores' items alike
 
 
 class OneQueryBackend(InMemoryBackend):
-    """Declares both rankings in one query; counts how it is asked."""
-
-    ranks_both_in_one_query = True
+    """Answers both rankings in one call; counts how it is asked."""
 
     def __init__(self):
         super().__init__()

@@ -3,8 +3,9 @@
 The store validates every input, embeds texts, applies TTL defaults and fuses rankings; a
 :class:`Backend` is the system of record of one topology: it stores records with their
 embeddings and answers the reads the store routes to it. A backend declares the search modes
-it serves in :attr:`Backend.search_modes`, and whether it ranks both lists of a hybrid search
-in one query (:attr:`Backend.ranks_both_in_one_query`); the store never probes for methods.
+it serves in :attr:`Backend.search_modes`; the store never probes for methods. A hybrid search
+asks for both of its rankings in one call (:meth:`Backend.both_rankings`), so that a database
+server answers it in one round trip.
 
 Two topologies ship (see ``docs/architecture.md``):
 
@@ -88,15 +89,9 @@ class Backend(Protocol):
     Attributes:
         search_modes: The query modes :meth:`dense` and :meth:`lexical` serve: ``"dense"``
             always; ``"lexical"`` (and so ``"hybrid"``) where the backend keeps a BM25 index.
-        ranks_both_in_one_query: Whether :meth:`both_rankings` serves: the dense and the
-            lexical ranking a hybrid search fuses, fetched in one query (one round trip to a
-            database server) instead of a :meth:`dense` and a :meth:`lexical` call. Only
-            where ``"hybrid"`` is in :attr:`search_modes`; ``False`` where separate calls
-            cost nothing more (an in-process record file).
     """
 
     search_modes: tuple[SearchMode, ...]
-    ranks_both_in_one_query: bool
 
     def upsert(
         self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
@@ -198,13 +193,17 @@ class Backend(Protocol):
         now: float,
         limit: int,
     ) -> tuple[Ranked, Ranked]:
-        """The dense and the lexical ranking of one search, fetched in one query.
+        """The dense and the lexical ranking a hybrid search fuses, in one call.
 
-        Only for backends whose :attr:`ranks_both_in_one_query` is True.
+        A backend on a database server fetches both in one query (one round trip); an
+        in-process one may call :meth:`dense` and :meth:`lexical`.
 
         Returns:
             ``(dense, lexical)``: what :meth:`dense` (of ``embedding``, shape ``(dim,)``) and
             :meth:`lexical` (of ``query``) return with the same arguments, exactly.
+
+        Raises:
+            InvalidArgumentError: Where ``"hybrid"`` is not in :attr:`search_modes`.
         """
         ...
 

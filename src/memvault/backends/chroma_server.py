@@ -93,7 +93,6 @@ class ChromaServerBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
-    ranks_both_in_one_query = False  # no lexical ranking at all
 
     def __init__(
         self,

@@ -37,12 +37,7 @@ from memvault.backends.base import (
     Vectors,
     record_id,
 )
-from memvault.errors import (
-    InvalidArgumentError,
-    MemvaultWarning,
-    StoreBusyError,
-    StoreDamagedError,
-)
+from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.history import Change, HistoryEntry
 from memvault.namespace import Namespace
 from memvault.records import RecordFile, unit_vectors
@@ -91,7 +86,6 @@ class LocalBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
-    ranks_both_in_one_query = False  # in-process: two calls cost no round trip
 
     def __init__(
         self,
@@ -297,10 +291,10 @@ class LocalBackend:
         now: float,
         limit: int,
     ) -> tuple[Ranked, Ranked]:
-        """Not offered (:attr:`ranks_both_in_one_query`): call :meth:`dense`, :meth:`lexical`."""
-        raise InvalidArgumentError(
-            f"{type(self).__name__} does not rank both lists in one query "
-            "(ranks_both_in_one_query is False); call dense() and lexical()"
+        """:meth:`dense` and :meth:`lexical`: in-process, two calls cost no round trip."""
+        return (
+            self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit),
+            self.lexical(query, prefix, clauses=clauses, now=now, limit=limit),
         )
 
     def dense(

@@ -35,9 +35,8 @@ exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks
 index (pgvector's iterative scan, so filters do not starve it) and is approximate, as a
 local store's Chroma index is.
 
-**Hybrid search** (:meth:`PostgresBackend.both_rankings`, declared by
-``ranks_both_in_one_query``): the dense and the BM25 ranking come from one SQL statement, one
-round trip, and the store fuses them (:mod:`memvault.fusion`) exactly as it fuses two calls'.
+**Hybrid search** (:meth:`PostgresBackend.both_rankings`): the dense and the BM25 ranking come
+from one SQL statement, one round trip, and the store fuses them (:mod:`memvault.fusion`).
 A dense search alone is one round trip too.
 
 **Many writers**: every write takes a transaction-level advisory lock per key (in one sorted
@@ -348,7 +347,6 @@ class PostgresBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
-    ranks_both_in_one_query = True
 
     def __init__(
         self,

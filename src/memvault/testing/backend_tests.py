@@ -4,8 +4,8 @@ Each test writes records with chosen times and embeddings straight into a backen
 what every read returns against :mod:`memvault.testing.oracle`: liveness at ``now`` (an item
 expiring exactly then is expired), namespace prefixes segment by segment, filters, order
 (ties by id), limits and offsets, cosine similarities of the vectors written, BM25 results
-that share a word with the query, and both rankings fetched in one query (where a backend
-offers it) equal to each fetched alone.
+that share a word with the query, and both rankings of a hybrid search fetched in one call
+equal to each fetched alone.
 """
 
 from __future__ import annotations
@@ -193,17 +193,12 @@ class BackendTests(ContractBase):
         ]
 
     def test_search_modes_are_declared(self, backend: Backend) -> None:
-        """``search_modes`` holds ``"dense"``, and ``"hybrid"`` exactly when ``"lexical"``.
-
-        ``ranks_both_in_one_query`` is a bool, True only where ``"hybrid"`` is served.
-        """
+        """``search_modes`` holds ``"dense"``, and ``"hybrid"`` exactly when ``"lexical"``."""
         modes = tuple(backend.search_modes)
         assert "dense" in modes
         assert set(modes) <= {"hybrid", "dense", "lexical"}
         assert len(set(modes)) == len(modes)
         assert ("lexical" in modes) == ("hybrid" in modes)
-        assert isinstance(backend.ranks_both_in_one_query, bool)
-        assert "hybrid" in modes or not backend.ranks_both_in_one_query
 
     def test_reads_of_an_empty_backend_find_nothing(self, backend: Backend) -> None:
         """Every read of a new backend is empty, and its info is None."""
@@ -440,7 +435,7 @@ class BackendTests(ContractBase):
         found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, limit=3)
         assert [i for i, _ in found] == ordered[:3]
         assert found[0][1] == found[1][1] == found[2][1] == pytest.approx(1.0, abs=SCORE_TOLERANCE)
-        if backend.ranks_both_in_one_query:
+        if "hybrid" in backend.search_modes:
             both = backend.both_rankings(
                 "tea dog", ("t",), embedding=vector, clauses=[], now=NOW, limit=3
             )
@@ -502,13 +497,10 @@ class BackendTests(ContractBase):
         """``both_rankings`` returns exactly ``(dense(...), lexical(...))`` of its arguments.
 
         For every query (one without words too), prefix, filter and limit of the corpus;
-        skipped where ``ranks_both_in_one_query`` is False.
+        skipped where ``"hybrid"`` is not in ``search_modes``.
         """
-        if not backend.ranks_both_in_one_query:
-            pytest.skip(
-                f"{type(backend).__name__} ranks hybrid searches in two calls "
-                "(ranks_both_in_one_query)"
-            )
+        if "hybrid" not in backend.search_modes:
+            pytest.skip(f"{type(backend).__name__} serves no hybrid search (search_modes)")
         self._fill(backend)
         limits = itertools.cycle(LIMITS)
         for number, text in enumerate([*QUERIES, "the", "!?"]):
@@ -587,7 +579,7 @@ class BackendTests(ContractBase):
         }
         if "lexical" in backend.search_modes:
             calls["lexical"] = lambda: backend.lexical("tea", (), clauses=[], now=T0, limit=1)
-        if backend.ranks_both_in_one_query:
+        if "hybrid" in backend.search_modes:
             calls["both_rankings"] = lambda: backend.both_rankings(
                 "tea", (), embedding=vector, clauses=[], now=T0, limit=1
             )
