@@ -12,7 +12,8 @@ per write:
   back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated`` and
   ``expires`` (Unix seconds, ``double precision``), the embedding (pgvector ``vector(dim)`` at
   unit length, an HNSW index with cosine distance) and ``words`` (a ``tsvector`` with a GIN
-  index);
+  index); its ``ns`` index carries ``expires`` and ``length``, so a scope is counted and its
+  mean length read from the index alone;
 - ``history``: one row per change to a key (record id, time, event, source, value before and
   after), kept after the record is deleted (:mod:`memvault.history`);
 - ``meta``: the schema version (:data:`SCHEMA_VERSION`), the embedding dimension and the
@@ -94,9 +95,11 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the tables this module writes, kept in ``meta``. A schema at an older
-version is migrated forward at open (there is none yet); a newer one is refused."""
+version is migrated forward at open, in the opening transaction; a newer one is refused.
+Version 2: the ``ns`` index carries ``expires`` and ``length``, so that a scope's count and
+mean length (dense and BM25 searches) are read from the index alone."""
 
 EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly;
@@ -116,6 +119,8 @@ _PAGE = 2_000
 _MAX_POSITIONS = 256  # a tsvector keeps at most 256 positions per word
 _RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
 _HISTORY_COLUMNS = "id, event, at, before, after, source"
+_NS_INDEX = "CREATE INDEX items_by_ns ON {s}.items (ns) INCLUDE (expires, length)"
+"""A scope's count and mean length come from this index alone (an index-only scan)."""
 
 
 def _quoted(word: str) -> str:
@@ -565,8 +570,10 @@ class PostgresBackend:
                     f"version {version}; this one reads up to {SCHEMA_VERSION}): upgrade "
                     "memvault"
                 )
-            # Migrations from older versions run here, in this transaction, one version at a
-            # time; version 1 is the first.
+            if int(version) < 2:
+                cur.execute(f"DROP INDEX {s}.items_by_ns")
+                cur.execute(_NS_INDEX.format(s=s))
+                self._set_meta(cur, "schema", "2")
             dim = self._meta(cur, "dim")
             self._dim = None if dim is None else int(dim)
 
@@ -585,7 +592,7 @@ class PostgresBackend:
                 words tsvector NOT NULL,
                 length integer NOT NULL
             )""",
-            f"CREATE INDEX items_by_ns ON {s}.items (ns)",
+            _NS_INDEX.format(s=s),
             f"CREATE INDEX items_by_recency ON {s}.items (updated DESC, id)",
             f"CREATE INDEX items_words ON {s}.items USING gin (words)",
             f"""CREATE TABLE {s}.history (
