@@ -1,6 +1,6 @@
 """A Postgres schema written by memvault's schema version 1 is migrated in place when a backend
-opens it: its records, history and searches are kept, and its ``ns`` index now covers what a
-scope's count and mean length read."""
+opens it: its records, history and searches are kept, its ``ns`` index now covers what a
+scope's count and mean length read, and its rows keep records whole up to 8 kB."""
 
 import psycopg
 
@@ -29,6 +29,7 @@ def test_a_schema_1_store_is_migrated_at_open(postgres_dsn):
     with psycopg.connect(postgres_dsn, autocommit=True) as connection:  # as version 1 left it
         connection.execute(f"DROP INDEX {schema}.items_by_ns")
         connection.execute(f"CREATE INDEX items_by_ns ON {schema}.items (ns)")
+        connection.execute(f"ALTER TABLE {schema}.items RESET (toast_tuple_target)")
         connection.execute(f"UPDATE {schema}.meta SET value = '1' WHERE name = 'schema'")
     assert "INCLUDE" not in _ns_index(postgres_dsn, schema)
 
@@ -44,4 +45,8 @@ def test_a_schema_1_store_is_migrated_at_open(postgres_dsn):
         version = connection.execute(
             f"SELECT value FROM {schema}.meta WHERE name = 'schema'"
         ).fetchone()
+        options = connection.execute(
+            "SELECT reloptions FROM pg_class WHERE oid = %s::regclass", (f"{schema}.items",)
+        ).fetchone()
     assert version == (str(SCHEMA_VERSION),)
+    assert options == (["toast_tuple_target=8160"],)
