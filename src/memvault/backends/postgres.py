@@ -103,8 +103,8 @@ mean length (dense and BM25 searches) are read from the index alone; and ``items
 record in its row up to a page (:data:`_ROW_TARGET`)."""
 
 EXACT_SCOPE = 2_000
-"""Largest scope (live records under the searched prefix) that dense search ranks exactly;
-larger scopes ask the HNSW index."""
+"""Largest scope (live records under the searched prefix) that dense search ranks exactly
+and lexical search reads record by record; larger scopes ask the HNSW and the GIN index."""
 
 LOCK_TIMEOUT = 60.0
 """Seconds a write waits for another writer of the same keys before
@@ -337,8 +337,9 @@ class PostgresBackend:
             :meth:`close`).
         schema: The Postgres schema of the store's tables (created if missing): lower-case
             letters, digits and ``_``, up to 63. One store per schema.
-        exact_scope: Dense search ranks scopes of up to this many live records exactly;
-            larger ones ask the HNSW index (see :data:`EXACT_SCOPE`).
+        exact_scope: Dense search ranks scopes of up to this many live records exactly, and
+            lexical search reads them to match its words; larger ones ask the HNSW and the
+            GIN index (see :data:`EXACT_SCOPE`).
         max_connections: Most connections of the pool made here.
         timeout: Seconds to wait for a connection (server down, pool exhausted) before
             :class:`~memvault.errors.BackendUnavailableError`.
@@ -990,13 +991,21 @@ class PostgresBackend:
         # only the marked (ts_filter), in C: unnesting whole tsvectors cost 3 times as much.
         # A record's terms are summed in one order, so that its score is the same float in
         # every plan (records with the same words tie exactly, ordered by id).
+        # A scope of up to exact_scope records is read by the ns index and its records matched
+        # one by one (ts_match_vq is @@ that no index serves): the GIN index would collect
+        # every record of the store holding a query word, a cost growing with other users'
+        # memories. A larger scope is found by the GIN index. One branch runs (a one-time
+        # filter on the scope's count).
+        found = f"SELECT i.id, i.words, i.length::float8, ({where}) AS kept FROM {t}.items i"
         return (
-            f"""WITH found AS (
-                SELECT i.id, i.words, i.length::float8 AS length, ({where}) AS kept
-                FROM {t}.items i WHERE i.words @@ %s::tsquery AND {scope}
-            ), scope AS (
+            f"""WITH scope AS (
                 SELECT count(*)::float8 AS n, avg(i.length)::float8 AS mean
                 FROM {t}.items i WHERE {scope}
+            ), found AS (
+                {found} WHERE ts_match_vq(i.words, %s::tsquery) AND {scope}
+                    AND (SELECT n FROM scope) <= %s
+                UNION ALL
+                {found} WHERE i.words @@ %s::tsquery AND {scope} AND (SELECT n FROM scope) > %s
             ), terms AS (
                 SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
                 FROM found f,
@@ -1011,10 +1020,15 @@ class PostgresBackend:
             FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
             GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s""",
             [
+                *params,
                 *more,
                 expression,
                 *params,
+                self.exact_scope,
+                *more,
+                expression,
                 *params,
+                self.exact_scope,
                 words,
                 BM25_K1,
                 BM25_K1,
