@@ -20,8 +20,9 @@ per write:
   store's settings (embedder name, dimension, fingerprint; checked by the store at open).
 
 **Lexical search** ranks by Okapi BM25 as every backend does (:func:`memvault.lexical.bm25`,
-here computed in SQL in one query): the records holding any query word are found by the GIN
-index of ``words``; the statistics are those of the **searched scope** (how many live records
+here computed in SQL in one query): the records holding any query word are matched record by
+record in a scope of up to ``exact_scope`` records, and found by the GIN index of ``words`` in a
+larger one; the statistics are those of the **searched scope** (how many live records
 lie under the prefix, their mean length in words, how many of them hold each query word).
 Its words are memvault's own (:func:`~memvault.lexical.terms_of`,
 :func:`~memvault.lexical.query_terms`), as the record file's, so it finds exactly the records
