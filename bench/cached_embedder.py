@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -86,6 +87,23 @@ class CachedEmbedder:
         self.dim = self.inner.dim
         self.cache: dict[tuple[bool, str], np.ndarray] = {}
         self.asymmetric = hasattr(self.inner, "embed_queries")
+
+    def load(self, path: Path) -> None:
+        """Add the vectors a run of the same model saved to ``path``, if it exists."""
+        if path.is_file():
+            with np.load(path) as saved:
+                for role, text, vector in zip(saved["roles"], saved["texts"], saved["vectors"]):
+                    self.cache[(bool(role), str(text))] = vector
+
+    def save(self, path: Path) -> None:
+        """Write every cached vector to ``path`` (``.npz``), for :meth:`load`."""
+        keys = list(self.cache)
+        np.savez(
+            path,
+            roles=np.array([role for role, _ in keys]),
+            texts=np.array([text for _, text in keys]),
+            vectors=np.stack([self.cache[key] for key in keys]),
+        )
 
     def warm(self, texts: list[str], *, queries: bool = False) -> None:
         """Embed every text not cached yet, in large batches."""

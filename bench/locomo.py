@@ -502,12 +502,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument(
         "--embedder", choices=EMBEDDERS, default="minilm", help="the model every system embeds with"
     )
+    parser.add_argument("--vectors", type=Path, help="an .npz of vectors, read and saved")
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",")]
     unknown = set(systems) - set(SYSTEMS)
     if unknown:
         parser.error(f"unknown systems {sorted(unknown)}; choose from {list(SYSTEMS)}")
     embedder = CachedEmbedder(EMBEDDERS[args.embedder]())
+    if args.vectors:
+        embedder.load(args.vectors)
     results = run(args.data, conversations=args.conversations, systems=systems, embedder=embedder)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
@@ -522,6 +525,8 @@ def main(argv: list[str] | None = None) -> dict:
         (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
         print("\nLeave-one-conversation-out: hybrid fusion variants on the store's rankings")
         print(loco_tables(results["loco"]))
+    if args.vectors:
+        embedder.save(args.vectors)
     print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")
     return results
 
