@@ -55,7 +55,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cached_embedder import CachedEmbedder  # noqa: E402
+from cached_embedder import EMBEDDERS, CachedEmbedder  # noqa: E402
 
 from memvault import AgentMemory, MemoryStore  # noqa: E402
 from memvault.backends.base import Ranked  # noqa: E402
@@ -136,7 +136,8 @@ def chroma_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path) ->
 
     def recall(question: str) -> list[str]:
         found = collection.query(
-            query_embeddings=embedder.array([question]), n_results=min(DEPTH, len(turns))
+            query_embeddings=embedder.array([question], queries=True),
+            n_results=min(DEPTH, len(turns)),
         )
         return found["ids"][0]
 
@@ -172,9 +173,8 @@ def llamaindex_system(turns: list[Turn], embedder: CachedEmbedder, workdir: Path
     )
 
     def recall(question: str) -> list[str]:
-        query = VectorStoreQuery(
-            query_embedding=embedder.array([question])[0].tolist(), similarity_top_k=DEPTH
-        )
+        vector = embedder.array([question], queries=True)[0]
+        query = VectorStoreQuery(query_embedding=vector.tolist(), similarity_top_k=DEPTH)
         return list(store.query(query).ids or [])
 
     return recall
@@ -274,7 +274,8 @@ def loco(data: Path, *, conversations: int | None, embedder: CachedEmbedder) -> 
         for file in files:
             turns = load_conversation(file)
             qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
-            embedder.warm([q["question"] for q in qa] + [f"{t.text}\n{t.context}" for t in turns])
+            embedder.warm([q["question"] for q in qa], queries=True)
+            embedder.warm([f"{t.text}\n{t.context}" for t in turns])
             store = MemoryStore(Path(tmp) / file.stem, embedder=embedder)
             namespace = ("locomo", file.stem)
             for _, session in groupby(turns, key=lambda t: t.session):
@@ -376,8 +377,8 @@ def run(
             turns = load_conversation(file)
             qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
             questions += len(qa)
-            texts = [q["question"] for q in qa] + [peer_text(t) for t in turns]
-            embedder.warm(texts + [f"{t.text}\n{t.context}" for t in turns])
+            embedder.warm([q["question"] for q in qa], queries=True)
+            embedder.warm([peer_text(t) for t in turns] + [f"{t.text}\n{t.context}" for t in turns])
             for system in systems:
                 workdir = Path(tmp) / f"{number}-{system.replace(' ', '-')}"
                 workdir.mkdir()
@@ -498,12 +499,18 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument("--no-loco", action="store_true", help="skip the LOCO fusion tables")
+    parser.add_argument(
+        "--embedder", choices=EMBEDDERS, default="minilm", help="the model every system embeds with"
+    )
+    parser.add_argument("--vectors", type=Path, help="an .npz of vectors, read and saved")
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",")]
     unknown = set(systems) - set(SYSTEMS)
     if unknown:
         parser.error(f"unknown systems {sorted(unknown)}; choose from {list(SYSTEMS)}")
-    embedder = CachedEmbedder()
+    embedder = CachedEmbedder(EMBEDDERS[args.embedder]())
+    if args.vectors:
+        embedder.load(args.vectors)
     results = run(args.data, conversations=args.conversations, systems=systems, embedder=embedder)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
@@ -518,6 +525,8 @@ def main(argv: list[str] | None = None) -> dict:
         (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
         print("\nLeave-one-conversation-out: hybrid fusion variants on the store's rankings")
         print(loco_tables(results["loco"]))
+    if args.vectors:
+        embedder.save(args.vectors)
     print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")
     return results
 
