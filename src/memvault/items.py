@@ -211,6 +211,12 @@ def _digits(number: int) -> str:
     return str(digits + 1 if abs(number) >= 10**digits else digits)
 
 
+_NUL = (
+    "holds U+0000 (NUL), which PostgreSQL's text cannot hold, so no backend stores it (an "
+    "export stays importable everywhere); remove it"
+)
+
+
 def _problem(item: Any) -> str | None:
     """What is wrong with a scalar (or a non-JSON object) in a value, or ``None`` if fine."""
     kind = type(item)
@@ -228,12 +234,14 @@ def _problem(item: Any) -> str | None:
             return None
         return f"is {item!r}; JSON cannot store NaN or infinity: use a finite number or None"
     if kind is str:
-        if is_utf8(item):
-            return None
-        return (
-            "holds a lone surrogate (such as U+D800), which UTF-8 and JSON cannot store; remove "
-            "it or decode the text with errors='replace'"
-        )
+        if not is_utf8(item):
+            return (
+                "holds a lone surrogate (such as U+D800), which UTF-8 and JSON cannot store; "
+                "remove it or decode the text with errors='replace'"
+            )
+        if "\x00" in item:
+            return _NUL
+        return None
     if kind is tuple:
         return (
             "is a tuple, which would not round-trip through JSON (it comes back a list); use a list"
@@ -265,7 +273,7 @@ def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
     Raises:
         InvalidValueError: If it is not a dict, lacks a non-empty ``text``, has more than
             :data:`MAX_FIELDS` entries, or breaks a rule of :func:`validate_json` (a tuple, a
-            set, a non-string dict key, NaN, a 401-digit int, an object, a lone surrogate,
+            set, a non-string dict key, NaN, a 401-digit int, an object, a lone surrogate, a NUL,
             nesting deeper than :data:`MAX_DEPTH`); the message names the path.
     """
     if type(value) is not dict:
@@ -296,8 +304,8 @@ def validate_json(data: Any, *, where: str = "value", max_depth: int = MAX_DEPTH
     Args:
         data: Dicts with ``str`` keys, lists, str, int, float, bool, None (exactly these
             types, so that it round-trips), floats finite, ints from :data:`MIN_INT` to
-            :data:`MAX_INT`, strings and keys UTF-8 (no lone surrogate), at most ``max_depth``
-            containers deep.
+            :data:`MAX_INT`, strings and keys UTF-8 (no lone surrogate) without NUL, at most
+            ``max_depth`` containers deep.
         where: How the message names the data, e.g. ``"value"``.
         max_depth: Most containers nested, ``data`` itself counted (:data:`MAX_DEPTH`; less
             for data that is stored inside a value).
@@ -334,6 +342,8 @@ def validate_json(data: Any, *, where: str = "value", max_depth: int = MAX_DEPTH
                         f"{_path(path)} has dict key {_key_step(key)[1:-1]} with a lone "
                         "surrogate, which UTF-8 and JSON cannot store; remove it"
                     )
+                if "\x00" in key:
+                    raise InvalidValueError(f"{_path(path)} has a dict key that {_NUL}")
                 children.append((child, (path, _key_step(key)), depth + 1))
             stack.extend(reversed(children))
         else:

@@ -149,6 +149,9 @@ PYTHON_CASES = [
     p(lambda c: c.store.put(ALICE, "k", {"text": "  "}), id="put value blank text"),
     p(lambda c: c.store.put(ALICE, "k", {"text": 5}), id="put value text int"),
     p(lambda c: c.store.put(ALICE, "k", {"text": "a\udc00"}), id="put value text lone surrogate"),
+    p(lambda c: c.store.put(ALICE, "k", {"text": "a\x00b"}), id="put value text NUL"),
+    p(lambda c: c.store.put(ALICE, "k", {**TEA, "tags": ["x\x00"]}), id="put value list NUL"),
+    p(lambda c: c.store.put(ALICE, "k", {**TEA, "a\x00": 1}), id="put value key NUL"),
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "n": float("nan")}), id="put value NaN"),
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "n": float("inf")}), id="put value infinity"),
     p(
