@@ -55,7 +55,7 @@ def check_mode(mode: Any, served: tuple[SearchMode, ...] = SEARCH_MODES) -> Sear
         )
     if mode not in served:
         raise InvalidArgumentError(
-            f"mode={mode!r} needs a lexical (BM25) index, which this backend (a shared Chroma "
-            f"server) does not keep; use {', '.join(map(repr, served))}"
+            f"mode={mode!r} needs a lexical (BM25) index, which this backend does not keep "
+            f"(a Chroma server, say); use {', '.join(map(repr, served))}"
         )
     return mode

@@ -1,6 +1,8 @@
 """The Postgres backend's failures are memvault's typed errors that say what to do, never a raw
 psycopg error: a server that cannot be reached (naming its socket), another embedder, a schema
-of a newer memvault or of someone else, tables dropped under it, bad options, a missing extra."""
+of a newer memvault or of someone else, tables dropped under it, bad options (a malformed dsn, a
+schema named by an SQL keyword), a missing extra; and a role that may only use the tables opens
+the store."""
 
 import subprocess
 import sys
@@ -94,8 +96,19 @@ def test_tables_dropped_under_a_store_give_a_typed_error(postgres_dsn):
         {"pool": object()},
         {"max_connections": 0},
         {"lock_timeout": 0},
+        {"schema": "pg_catalog"},
+        {"schema": "information_schema"},
     ],
-    ids=["schema-case", "schema-empty", "exact-scope", "dsn-and-pool", "connections", "lock"],
+    ids=[
+        "schema-case",
+        "schema-empty",
+        "exact-scope",
+        "dsn-and-pool",
+        "connections",
+        "lock",
+        "schema-pg",
+        "schema-information",
+    ],
 )
 def test_bad_options_are_refused_before_connecting(options):
     with pytest.raises(InvalidArgumentError):
@@ -152,3 +165,38 @@ def test_connections_the_server_dropped_are_replaced(postgres_dsn):
         )
     assert backend.count((), now=0.0) == 0
     backend.close()
+
+
+@pytest.mark.parametrize("dsn", ["mysql://x@y/z", "not a dsn"])
+def test_a_malformed_dsn_is_named_before_connecting(dsn):
+    with pytest.raises(InvalidArgumentError, match="dsn is not a PostgreSQL connection string"):
+        PostgresBackend(dsn)
+
+
+@pytest.mark.parametrize("schema", ["user", "order", "select"])
+def test_a_schema_named_by_an_sql_keyword_is_refused(postgres_dsn, schema):
+    with pytest.raises(InvalidArgumentError, match="SQL keyword"):
+        PostgresBackend(postgres_dsn, schema=schema)
+
+
+def test_a_role_that_may_only_use_the_tables_opens_the_store(postgres_dsn):
+    schema, role = fresh_schema(), f"r_{fresh_schema()}"
+    with MemoryStore(
+        backend=PostgresBackend(postgres_dsn, schema=schema), embedder=HashingEmbedder(64)
+    ) as store:
+        store.put(("u",), "k", {"text": "tea"})
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        database = admin.info.dbname
+        admin.execute(f"CREATE ROLE {role} LOGIN")
+        admin.execute(f"REVOKE CREATE ON DATABASE {database} FROM PUBLIC")
+        admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        admin.execute(
+            f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}"
+        )
+        admin.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}")
+    as_role = psycopg.conninfo.make_conninfo(postgres_dsn, user=role)
+    with MemoryStore(
+        backend=PostgresBackend(as_role, schema=schema), embedder=HashingEmbedder(64)
+    ) as store:
+        assert [item.key for item in store.search(("u",), query="tea")] == ["k"]
+        store.put(("u",), "k2", {"text": "coffee"})

@@ -377,6 +377,7 @@ class PostgresBackend:
             import pgvector.psycopg  # noqa: F401 - used per connection (_connection)
             import psycopg
             import psycopg_pool
+            from psycopg.conninfo import conninfo_to_dict
         except ImportError as error:
             raise ImportError(
                 f"PostgresBackend needs psycopg 3, psycopg-pool and pgvector ({error.name} is "
@@ -386,10 +387,15 @@ class PostgresBackend:
         self._closed = False
         self._pool: ConnectionPool | None = None
         self._own_pool = pool is None
-        if not isinstance(schema, str) or not _SCHEMA_NAME.fullmatch(schema):
+        if (
+            not isinstance(schema, str)
+            or not _SCHEMA_NAME.fullmatch(schema)
+            or schema.startswith("pg_")
+            or schema == "information_schema"
+        ):
             raise InvalidArgumentError(
                 f"schema must be 1-63 lower-case letters, digits or '_' (not starting with a "
-                f"digit), got {schema!r}"
+                f"digit, nor 'pg_', nor information_schema), got {schema!r}"
             )
         if isinstance(exact_scope, bool) or not isinstance(exact_scope, int) or exact_scope < 0:
             raise InvalidArgumentError(f"exact_scope must be an int >= 0, got {exact_scope!r}")
@@ -423,6 +429,13 @@ class PostgresBackend:
         conninfo = given if isinstance(given, str) else ""
         self.address = _address(conninfo)
         if pool is None:
+            try:
+                conninfo_to_dict(conninfo)
+            except psycopg.ProgrammingError as error:
+                raise InvalidArgumentError(
+                    f"dsn is not a PostgreSQL connection string ({error}): give a URI such as "
+                    "postgresql://user@host:5432/database, or 'host=... dbname=...'"
+                ) from error
             with self._translated():
                 # Reach the server once before a pool exists: a server that is down fails
                 # here at once, not after the pool's timeout.
@@ -547,13 +560,29 @@ class PostgresBackend:
 
     def _open(self) -> None:
         """Create or check the schema, under a lock that serialises every opener."""
+        import psycopg
+
         s = self.schema
         with self._transaction() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+            cur.execute("SELECT 1 FROM pg_get_keywords() WHERE word = %s AND catcode <> 'U'", (s,))
+            if cur.fetchone() is not None:
+                raise InvalidArgumentError(
+                    f"schema {s!r} is an SQL keyword of PostgreSQL; give another schema name"
+                )
             cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
             if cur.fetchone() is None:
-                cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            cur.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+                try:
+                    cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+                except psycopg.errors.InsufficientPrivilege as error:
+                    raise BackendError(
+                        f"the PostgreSQL server at {self.address} refuses this role the "
+                        "creation of the pgvector extension: run CREATE EXTENSION vector once "
+                        "in this database as its owner (or a superuser)"
+                    ) from error
+            cur.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (s,))
+            if cur.fetchone() is None:  # a role that may only use the tables need not create
+                cur.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
             cur.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
                 (s,),
