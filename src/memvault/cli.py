@@ -20,6 +20,7 @@ import datetime
 import enum
 import importlib.metadata
 import json
+import os
 import sys
 from collections.abc import Sequence
 from itertools import groupby
@@ -147,20 +148,33 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
-_dsn: list[str | None] = [None]
-"""The root option ``--dsn`` of this run (set by the root callback before any command)."""
+_dsn: list[tuple[str | None, bool]] = [(None, False)]
+"""The root option ``--dsn`` of this run and whether the command line gave it (not
+``$MEMVAULT_DSN``); set by the root callback before any command."""
 
 
 def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
-    """The store on the PostgreSQL database of ``--dsn``, or None without it."""
-    dsn = _dsn[0]
+    """The store on the PostgreSQL database of ``--dsn``, or None without it.
+
+    An option on the command line wins over the other one's environment variable
+    (``--dsn`` over ``$MEMVAULT_PATH``, ``--path`` over ``$MEMVAULT_DSN``).
+
+    Raises:
+        InvalidArgumentError: If both a folder and a database are given the same way.
+    """
+    dsn, dsn_given = _dsn[0]
     if dsn is None:
         return None
     if path is not None:
-        raise InvalidArgumentError(
-            "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, $MEMVAULT_DSN), "
-            "not both"
-        )
+        variable = os.environ.get("MEMVAULT_PATH")
+        path_given = variable is None or Path(variable) != path
+        if path_given and not dsn_given:
+            return None
+        if path_given == dsn_given:
+            raise InvalidArgumentError(
+                "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, "
+                "$MEMVAULT_DSN), not both"
+            )
     from memvault.backends.postgres import PostgresBackend
 
     return MemoryStore(backend=PostgresBackend(dsn), **options)
@@ -239,7 +253,8 @@ def _root(
         ),
     ] = None,
 ) -> None:
-    _dsn[0] = dsn or None
+    source = ctx.get_parameter_source("dsn")  # click's ParameterSource, as typer bundles it
+    _dsn[0] = (dsn or None, source is not None and source.name == "COMMANDLINE")
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
         raise typer.Exit()

@@ -1,5 +1,6 @@
 """``memvault --dsn URI`` keeps the store in a PostgreSQL database: ingest, search, get,
-history, stats, export and import work as on a folder; errors stay one line."""
+history, stats, export and import work as on a folder; an option on the command line wins over
+the other one's environment variable; errors stay one line."""
 
 import json
 import uuid
@@ -58,3 +59,25 @@ def test_an_unreachable_database_is_one_line_error(tmp_path):
     result = _cli(f"postgresql://postgres@/postgres?host={tmp_path}", "stats", check=False)
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and str(tmp_path) in result.stderr
+
+
+def test_an_option_on_the_command_line_wins_over_the_other_ones_variable(postgres_dsn, tmp_path):
+    dsn = _database(postgres_dsn)
+    folder = tmp_path / "store"
+    runner = CliRunner()
+    on_db = runner.invoke(
+        app,
+        ["--dsn", dsn, "ingest", str(EXAMPLE), "-n", "users/alice"],
+        env={"MEMVAULT_PATH": str(folder)},
+    )
+    assert on_db.exit_code == 0, on_db.stderr
+    assert not folder.exists()  # --dsn on the command line, $MEMVAULT_PATH set aside
+    on_folder = runner.invoke(
+        app,
+        ["ingest", str(EXAMPLE), "-n", "users/alice", "--path", str(folder)],
+        env={"MEMVAULT_DSN": dsn},
+    )
+    assert on_folder.exit_code == 0, on_folder.stderr
+    assert (folder / "chroma.sqlite3").exists()  # --path on the command line, $MEMVAULT_DSN aside
+    both = runner.invoke(app, ["stats"], env={"MEMVAULT_DSN": dsn, "MEMVAULT_PATH": str(folder)})
+    assert both.exit_code == 1 and both.stderr.startswith("error: give a store folder")
