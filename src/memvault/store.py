@@ -7,6 +7,7 @@ turns records into :class:`~memvault.MemoryItem`; a backend
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -129,7 +130,7 @@ class MemoryStore:
             dimension or output.
         EmbedderError: If the embedder fails or returns vectors of the wrong shape.
         InvalidArgumentError: On a bad ``ttl``, ``search_mode``, both ``path`` and
-            ``backend``, or an unknown embedder.
+            ``backend``, a ``backend`` that is a string or a path, or an unknown embedder.
         EmbedderUnavailableError: If an embedder string needs a package that is not installed.
         StoreBusyError: If another process holds the store folder past the lock timeout.
 
@@ -163,6 +164,11 @@ class MemoryStore:
         self.embedder: Embedder = resolve_embedder(embedder)
         if search_mode is not None:
             check_mode(search_mode)
+        if isinstance(backend, (str, bytes, os.PathLike)):
+            raise InvalidArgumentError(
+                f"backend must be a Backend such as PostgresBackend(dsn) or InMemoryBackend(), "
+                f"got {type(backend).__name__} {str(backend)[:80]!r}; for a folder give path="
+            )
         if backend is None:
             from memvault.backends.chroma import ChromaBackend
 
