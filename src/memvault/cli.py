@@ -254,7 +254,13 @@ def _root(
     ] = None,
 ) -> None:
     source = ctx.get_parameter_source("dsn")  # click's ParameterSource, as typer bundles it
-    _dsn[0] = (dsn or None, source is not None and source.name == "COMMANDLINE")
+    given = source is not None and source.name == "COMMANDLINE"
+    if given and not dsn:  # an empty $MEMVAULT_DSN means none, an empty --dsn is a mistake
+        raise typer.BadParameter(
+            "is empty: give a PostgreSQL connection URI, or leave --dsn out to use a folder",
+            param_hint="'--dsn'",
+        )
+    _dsn[0] = (dsn or None, given)
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
         raise typer.Exit()

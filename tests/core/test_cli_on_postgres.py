@@ -81,3 +81,8 @@ def test_an_option_on_the_command_line_wins_over_the_other_ones_variable(postgre
     assert (folder / "chroma.sqlite3").exists()  # --path on the command line, $MEMVAULT_DSN aside
     both = runner.invoke(app, ["stats"], env={"MEMVAULT_DSN": dsn, "MEMVAULT_PATH": str(folder)})
     assert both.exit_code == 1 and both.stderr.startswith("error: give a store folder")
+
+
+def test_an_empty_dsn_on_the_command_line_is_refused(tmp_path):
+    result = CliRunner().invoke(app, ["--dsn", "", "stats", "--path", str(tmp_path)])
+    assert result.exit_code == 2 and "--dsn" in result.stderr and "is empty" in result.stderr
