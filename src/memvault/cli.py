@@ -177,13 +177,30 @@ def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
             )
     from memvault.backends.postgres import PostgresBackend
 
-    return MemoryStore(backend=PostgresBackend(dsn), **options)
+    return _closed_at_exit(MemoryStore(backend=PostgresBackend(dsn), **options))
+
+
+_opened: list[MemoryStore] = []
+"""The stores this run opened; closed when the command ends (:func:`_close_stores`)."""
+
+
+def _closed_at_exit(store: MemoryStore) -> MemoryStore:
+    _opened.append(store)
+    return store
+
+
+def _close_stores() -> None:
+    """Close the stores this run opened (a database's connections, a folder's lock)."""
+    while _opened:
+        _opened.pop().close()
 
 
 def _open(path: Path | None, **options: Any) -> MemoryStore:
     """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
     on_postgres = _postgres(path, **options)
-    return on_postgres if on_postgres is not None else MemoryStore(path, **options)
+    if on_postgres is not None:
+        return on_postgres
+    return _closed_at_exit(MemoryStore(path, **options))
 
 
 def _existing(path: Path | None) -> MemoryStore:
@@ -200,7 +217,7 @@ def _existing(path: Path | None) -> MemoryStore:
             f"no memvault store at {folder}; check --path (or $MEMVAULT_PATH), or create one "
             "with 'memvault ingest' or 'memvault import'"
         )
-    return MemoryStore(folder)
+    return _closed_at_exit(MemoryStore(folder))
 
 
 def _prefix(text: str) -> Namespace:
@@ -261,6 +278,7 @@ def _root(
             param_hint="'--dsn'",
         )
     _dsn[0] = (dsn or None, given)
+    ctx.call_on_close(_close_stores)
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
         raise typer.Exit()

@@ -1,6 +1,6 @@
 """``memvault --dsn URI`` keeps the store in a PostgreSQL database: ingest, search, get,
 history, stats, export and import work as on a folder; an option on the command line wins over
-the other one's environment variable; errors stay one line."""
+the other one's environment variable; errors stay one line; a command closes its store."""
 
 import json
 import uuid
@@ -86,3 +86,15 @@ def test_an_option_on_the_command_line_wins_over_the_other_ones_variable(postgre
 def test_an_empty_dsn_on_the_command_line_is_refused(tmp_path):
     result = CliRunner().invoke(app, ["--dsn", "", "stats", "--path", str(tmp_path)])
     assert result.exit_code == 2 and "--dsn" in result.stderr and "is empty" in result.stderr
+
+
+def test_a_command_leaves_no_connection_open(postgres_dsn):
+    dsn = _database(postgres_dsn)
+    _cli(dsn, "ingest", str(EXAMPLE), "-n", "users/alice")
+    _cli(dsn, "search", "trip")
+    with psycopg.connect(postgres_dsn) as admin:
+        (open_connections,) = admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
+            (psycopg.conninfo.conninfo_to_dict(dsn)["dbname"],),
+        ).fetchone()
+    assert open_connections == 0
