@@ -127,6 +127,10 @@ a record of a 384-d embedding (1.5 kB), its words and a value with context is 3-
 default Postgres moves its embedding out of the row (TOAST, the embedding being the largest
 column it may move), so that an exact dense ranking of a LoCoMo conversation (419 records)
 took 3.9-6.3 ms against 0.9-1.7 ms with the records whole (same run, loaded machine)."""
+_SCAN_SETTINGS = ("SET hnsw.iterative_scan = relaxed_order", "SET hnsw.ef_search = 100")
+"""How pgvector's HNSW scan serves a search, set once per connection: iteratively (pgvector
+0.8: the scan goes on past its candidate list of 100 until enough records pass the search's
+namespace, liveness and filter conditions), in its relaxed order (the statements sort)."""
 _NS_INDEX = "CREATE INDEX items_by_ns ON {s}.items (ns) INCLUDE (expires, length)"
 """A scope's count and mean length come from this index alone (an index-only scan)."""
 
@@ -273,19 +277,6 @@ def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple
     scope, params = _scope(prefix, now)
     where, more = _filter(clauses)
     return f"{scope} AND {where} AND i.embedding IS NOT NULL", [*params, *more]
-
-
-def _index_settings(wanted: int) -> tuple[str, list[Any]]:
-    """SQL setting how pgvector's HNSW scan finds ``wanted`` records, for the transaction.
-
-    Iteratively (so that filters do not starve it), with a candidate list of at least
-    ``wanted`` (``hnsw.ef_search``, 40 to 1,000).
-    """
-    return (
-        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', TRUE), "
-        "set_config('hnsw.ef_search', %s, TRUE)",
-        [str(min(1000, max(40, wanted)))],
-    )
 
 
 def _ranking(rows: Sequence[Sequence[Any]]) -> Ranked:
@@ -513,9 +504,11 @@ class PostgresBackend:
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, its errors translated (:meth:`_translated`).
 
-        Once the schema is open (the ``vector`` extension exists), each connection learns to
-        send numpy vectors in pgvector's binary format, with pgvector's own adapter
-        (``pgvector.psycopg``): formatting 384 floats as text cost about 0.3 ms a vector.
+        Once the schema is open (the ``vector`` extension exists), each connection is set up
+        at its first use: it learns to send numpy vectors in pgvector's binary format, with
+        pgvector's own adapter (``pgvector.psycopg``; formatting 384 floats as text cost about
+        0.3 ms a vector), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`; set with
+        each search, they cost a statement and psycopg's pipeline mode, about 0.15 ms).
         """
         if self._closed or self._pool is None:
             raise StoreClosedError("the store was closed; open a new MemoryStore")
@@ -524,6 +517,10 @@ class PostgresBackend:
                 from pgvector.psycopg import register_vector
 
                 register_vector(connection)
+                for setting in _SCAN_SETTINGS:
+                    connection.execute(setting)
+                if not connection.autocommit:
+                    connection.commit()
                 self._vector_connections.add(connection)
             yield connection
 
@@ -538,25 +535,19 @@ class PostgresBackend:
             yield cursor
 
     @contextlib.contextmanager
-    def _reading(self, *, pipeline: bool = False) -> Iterator[psycopg.Cursor[Any]]:
+    def _reading(self) -> Iterator[psycopg.Cursor[Any]]:
         """A cursor for a read that takes one round trip: no ``BEGIN`` and ``COMMIT`` of its own.
 
-        One statement is a transaction of its own; with ``pipeline``, statements are sent as
-        they are executed (psycopg's pipeline mode) and the server's answers read at the
-        first fetch, and up to then they run as one implicit transaction, so that a setting
-        made with ``set_config(..., TRUE)`` holds for the statements after it. Where the
-        pool's connections are not in autocommit, an explicit transaction brackets them.
-        Statements are prepared by psycopg once they repeat, as elsewhere.
+        One statement is a transaction of its own; where the pool's connections are not in
+        autocommit, an explicit transaction brackets it. Statements are prepared by psycopg
+        once they repeat, as elsewhere.
         """
         with self._connection() as connection:
             bracket = (
                 contextlib.nullcontext() if connection.autocommit else connection.transaction()
             )
-            with contextlib.ExitStack() as stack:
-                stack.enter_context(bracket)
-                if pipeline:
-                    stack.enter_context(connection.pipeline())
-                yield stack.enter_context(connection.cursor())
+            with bracket, connection.cursor() as cursor:
+                yield cursor
 
     def _open(self) -> None:
         """Create or check the schema, under a lock that serialises every opener."""
@@ -906,9 +897,9 @@ class PostgresBackend:
         """The dense ranking and, given a query, the BM25 ranking, in one SQL statement.
 
         The statement counts the scope and runs either the exact ranking or the HNSW one (the
-        other is never executed: a one-time filter on the count), and the BM25 ranking; it is
-        sent with the HNSW settings (:meth:`_reading`): one round trip. Where the HNSW
-        ranking ties at its cut, :meth:`_index_ranking` asks for more.
+        other is never executed: a one-time filter on the count), and the BM25 ranking: one
+        round trip. Where the HNSW ranking ties at its cut, :meth:`_index_ranking` asks for
+        more.
 
         Returns:
             ``(dense, lexical)``; ``lexical`` is ``[]`` without a query (or its words).
@@ -917,7 +908,6 @@ class PostgresBackend:
         size, size_params = self._scope_size(prefix, now)
         exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit)
         index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1)
-        settings, settings_params = _index_settings(limit + 1)
         parts = [
             f"SELECT 0, e.* FROM ({exact}) AS e WHERE (SELECT n FROM size) <= %s",
             f"SELECT 1, h.* FROM ({index}) AS h WHERE (SELECT n FROM size) > %s",
@@ -928,8 +918,7 @@ class PostgresBackend:
             parts.append(f"SELECT 2, b.* FROM ({bm25[0]}) AS b")
             params += bm25[1]
         rows: dict[int, list[tuple[str, float]]] = {0: [], 1: [], 2: []}
-        with self._reading(pipeline=True) as cur:
-            cur.execute(settings, settings_params)
+        with self._reading() as cur:
             cur.execute(f"WITH size AS MATERIALIZED ({size}) {' UNION ALL '.join(parts)}", params)
             for part, item_id, score in cur.fetchall():
                 rows[part].append((item_id, score))
@@ -952,9 +941,8 @@ class PostgresBackend:
 
         Until every record tied with the last one kept is there, to be ordered by id.
         """
-        with self._transaction() as cur:
+        with self._reading() as cur:
             while True:
-                cur.execute(*_index_settings(wanted))
                 cur.execute(*self._index_nearest(vector, prefix, clauses, now, wanted))
                 complete = _cut(_by_score(cur.fetchall()), limit, wanted)
                 if complete is not None:
@@ -994,7 +982,7 @@ class PostgresBackend:
     ) -> tuple[str, list[Any]]:
         """SQL asking the HNSW index for ``limit`` matching records: ``(id, score)``.
 
-        In the index's relaxed order (sort them); run after :func:`_index_settings`.
+        In the index's relaxed order (sort them); see :data:`_SCAN_SETTINGS`.
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
