@@ -23,7 +23,7 @@ from memvault.arguments import (
     check_count,
     check_mode,
 )
-from memvault.backends.base import Backend, Ranked, Record, SearchMode, record_id
+from memvault.backends.base import Backend, Ranked, Record, SearchMode, record_id, with_records
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
 from memvault.errors import (
     EmbedderError,
@@ -477,34 +477,32 @@ class MemoryStore:
         mode = check_mode(self.default_mode if mode is None else mode, backend.search_modes)
         now = self._clock()
         if not (query and query.strip()):
-            found = backend.recent(prefix, clauses=clauses, now=now, limit=limit, offset=offset)
-            return [_item(record) for record in found]
+            latest = backend.recent(prefix, clauses=clauses, now=now, limit=limit, offset=offset)
+            return [_item(record) for record in latest]
         score_type: ScoreType
         if mode == "lexical":
-            ranked = backend.lexical(query, prefix, clauses=clauses, now=now, limit=offset + limit)[
-                offset:
-            ]
-            score_type = "bm25"
+            ranked = backend.lexical(query, prefix, clauses=clauses, now=now, limit=offset + limit)
+            found, score_type = with_records(backend, ranked[offset:]), "bm25"
         else:
             embedding = self._embed_query(query)
-
-            def dense(n: int) -> Ranked:
-                return backend.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=n)
-
-            if mode == "dense":
-                ranked, score_type = dense(offset + limit)[offset:], "cosine"
+            if mode == "dense":  # the ranking and its records in one call
+                found = backend.dense_records(
+                    prefix, embedding=embedding, clauses=clauses, now=now, limit=offset + limit
+                )[offset:]
+                score_type = "cosine"
             else:
+
+                def dense(n: int) -> Ranked:
+                    return backend.dense(
+                        prefix, embedding=embedding, clauses=clauses, now=now, limit=n
+                    )
+
                 top = backend.both_rankings(
                     query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
                 )
-                ranked = hybrid_page(top, dense, offset=offset, limit=limit)
-                score_type = "hybrid"
-        records = backend.get([item_id for item_id, _ in ranked])
-        return [
-            _item(record, score, score_type)
-            for record, (_, score) in zip(records, ranked)
-            if record is not None and record.live(now)
-        ]
+                page = hybrid_page(top, dense, offset=offset, limit=limit)
+                found, score_type = with_records(backend, page), "hybrid"
+        return [_item(record, score, score_type) for record, score in found if record.live(now)]
 
     def list_namespaces(
         self,

@@ -73,6 +73,13 @@ class BothRankingsUnfiltered(InMemoryBackend):
         return dense, self.lexical(query, prefix, clauses=[], now=now, limit=limit)
 
 
+class DenseRecordsUnfiltered(InMemoryBackend):
+    """Reads the dense ranking with its records, but forgets the filter."""
+
+    def dense_records(self, prefix, *, embedding, clauses, now, limit):
+        return super().dense_records(prefix, embedding=embedding, clauses=[], now=now, limit=limit)
+
+
 class TestDotProduct(BackendTests):
     def make_backend(self):
         return DotProduct()
@@ -106,6 +113,11 @@ class TestForgetsCarriedHistory(BackendTests):
 class TestBothRankingsUnfiltered(BackendTests):
     def make_backend(self):
         return BothRankingsUnfiltered()
+
+
+class TestDenseRecordsUnfiltered(BackendTests):
+    def make_backend(self):
+        return DenseRecordsUnfiltered()
 '''
 
 EXPECTED = {  # tests each broken backend must fail
@@ -123,6 +135,7 @@ EXPECTED = {  # tests each broken backend must fail
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
     "TestForgetsCarriedHistory": {"test_carried_history_is_written_once_as_given"},
     "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
+    "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
 }
 
 

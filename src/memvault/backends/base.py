@@ -4,8 +4,9 @@ The store validates every input, embeds texts, applies TTL defaults and fuses ra
 :class:`Backend` is the system of record of one topology: it stores records with their
 embeddings and answers the reads the store routes to it. A backend declares the search modes
 it serves in :attr:`Backend.search_modes`; the store never probes for methods. A hybrid search
-asks for both of its rankings in one call (:meth:`Backend.both_rankings`), so that a database
-server answers it in one round trip.
+asks for both of its rankings in one call (:meth:`Backend.both_rankings`), and a dense search
+for its ranking with the records (:meth:`Backend.dense_records`), so that a database server
+answers each in one round trip.
 
 Two topologies ship (see ``docs/architecture.md``):
 
@@ -37,6 +38,8 @@ Clauses = list[tuple[str, str, Any]]
 SearchMode = Literal["hybrid", "dense", "lexical"]
 Ranked = list[tuple[str, float]]
 """A ranking: ``(record id, score)`` pairs, best first."""
+Found = list[tuple["Record", float]]
+"""A ranking with its records: ``(record, score)`` pairs, best first."""
 Vector = Sequence[float] | np.ndarray
 """One embedding, shape ``(dim,)``: floats or a 1-D array."""
 Vectors = Sequence[Vector] | np.ndarray
@@ -171,6 +174,26 @@ class Backend(Protocol):
         """
         ...
 
+    def dense_records(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Found:
+        """:meth:`dense` with each record, in one call: what a dense search returns.
+
+        A backend on a server reads the records with the ranking (one round trip); an
+        in-process one may call :meth:`dense` and :meth:`get` (:func:`with_records`).
+
+        Returns:
+            ``(record, cosine similarity)`` pairs: :meth:`dense`'s ranking of the same
+            arguments, each id with its record as :meth:`get` returns it.
+        """
+        ...
+
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
     ) -> Ranked:
@@ -230,6 +253,20 @@ class Backend(Protocol):
     def close(self) -> None:
         """Release files and clients; afterwards every method raises ``StoreClosedError``."""
         ...
+
+
+def with_records(backend: Backend, ranked: Ranked) -> Found:
+    """``ranked`` with each record, read by ``backend.get`` (one call); ids gone since left out.
+
+    Args:
+        backend: The backend that ranked.
+        ranked: ``(record id, score)`` pairs, best first.
+
+    Returns:
+        ``(record, score)`` pairs in the order of ``ranked``.
+    """
+    records = backend.get([item_id for item_id, _ in ranked])
+    return [(record, score) for record, (_, score) in zip(records, ranked) if record is not None]
 
 
 class VectorIndex(Protocol):

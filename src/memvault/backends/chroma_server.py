@@ -31,6 +31,7 @@ import numpy as np
 
 from memvault.backends.base import (
     Clauses,
+    Found,
     Ranked,
     Record,
     SearchMode,
@@ -365,12 +366,27 @@ class ChromaServerBackend:
         liveness clause that nearly every record matches makes Chroma materialise them all);
         only if an expired record came back does it run again with liveness inside.
         """
+        found = self.dense_records(
+            prefix, embedding=embedding, clauses=clauses, now=now, limit=limit
+        )
+        return [(record.id, score) for record, score in found]
+
+    def dense_records(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Found:
+        """:meth:`dense` with each record: one query, which returns the records' metadata."""
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
         condition, narrowed = nearest_where(prefix, clauses, now)
         hits = self._nearest_with_ties(vector, condition, limit)
         if narrowed and any(not record.live(now) for record, _ in hits):
             hits = self._nearest_with_ties(vector, where(prefix, clauses, now), limit)
-        return [(record.id, score) for record, score in hits]
+        return hits
 
     def _nearest_with_ties(
         self, vector: np.ndarray, condition: dict[str, Any] | None, limit: int

@@ -62,12 +62,14 @@ import numpy as np
 
 from memvault.backends.base import (
     Clauses,
+    Found,
     Ranked,
     Record,
     SearchMode,
     Vector,
     Vectors,
     record_id,
+    with_records,
 )
 from memvault.errors import (
     BackendError,
@@ -848,6 +850,35 @@ class PostgresBackend:
         """
         return self._rankings(None, prefix, embedding, clauses, now, limit)[0]
 
+    def dense_records(
+        self,
+        prefix: Namespace,
+        *,
+        embedding: Vector,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Found:
+        """:meth:`dense` with each record, read by the ranking's statement: one round trip.
+
+        Three where the HNSW ranking ties at the cut (:meth:`_index_ranking`, :meth:`get`).
+
+        Returns:
+            ``(record, cosine similarity)`` pairs, most similar first, ties by id.
+        """
+        vector = unit_vectors([embedding])[0]
+        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, _RECORD_COLUMNS)
+        with self._reading() as cur:
+            cur.execute(f"WITH {size} {nearest}", params)
+            rows = cur.fetchall()
+        records = {row[1]: _record(row[1:-1]) for row in rows}
+        ranked = self._dense_ranking(
+            [(row[0], row[1], row[-1]) for row in rows], vector, prefix, clauses, now, limit
+        )
+        if all(item_id in records for item_id, _ in ranked):
+            return [(records[item_id], score) for item_id, score in ranked]
+        return with_records(self, ranked)
+
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
     ) -> Ranked:
@@ -905,28 +936,38 @@ class PostgresBackend:
             ``(dense, lexical)``; ``lexical`` is ``[]`` without a query (or its words).
         """
         vector = unit_vectors([embedding])[0]
-        size, size_params = self._scope_size(prefix, now)
-        exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit)
-        index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1)
-        parts = [
-            f"SELECT 0, e.* FROM ({exact}) AS e WHERE (SELECT n FROM size) <= %s",
-            f"SELECT 1, h.* FROM ({index}) AS h WHERE (SELECT n FROM size) > %s",
-        ]
-        params = [*size_params, *exact_params, self.exact_scope, *index_params, self.exact_scope]
+        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, "i.id")
+        parts = [nearest]
         bm25 = None if query is None else self._bm25(query, prefix, clauses, now, limit)
         if bm25 is not None:
             parts.append(f"SELECT 2, b.* FROM ({bm25[0]}) AS b")
             params += bm25[1]
-        rows: dict[int, list[tuple[str, float]]] = {0: [], 1: [], 2: []}
         with self._reading() as cur:
-            cur.execute(f"WITH size AS MATERIALIZED ({size}) {' UNION ALL '.join(parts)}", params)
-            for part, item_id, score in cur.fetchall():
-                rows[part].append((item_id, score))
-        exact_hits, index_hits, lexical = (_by_score(rows[part]) for part in (0, 1, 2))
-        dense = exact_hits or _cut(index_hits, limit, limit + 1)
+            cur.execute(f"WITH {size} {' UNION ALL '.join(parts)}", params)
+            rows = cur.fetchall()
+        lexical = _by_score([(item_id, score) for part, item_id, score in rows if part == 2])
+        dense = self._dense_ranking(rows, vector, prefix, clauses, now, limit)
+        return dense, lexical
+
+    def _dense_ranking(
+        self,
+        rows: Sequence[tuple[int, str, float]],
+        vector: np.ndarray,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+    ) -> Ranked:
+        """The dense ranking from :meth:`_nearest`'s ``(part, id, score)`` rows (others ignored).
+
+        The exact ranking's, or the HNSW ranking's top ``limit`` where it does not tie at its
+        cut; else :meth:`_index_ranking` asks for more.
+        """
+        exact, index = ([(i, score) for part, i, score in rows if part == p] for p in (0, 1))
+        dense = _by_score(exact) or _cut(_by_score(index), limit, limit + 1)
         if dense is None:
             dense = self._index_ranking(vector, prefix, clauses, now, limit, 2 * (limit + 1))
-        return dense, lexical
+        return dense
 
     def _index_ranking(
         self,
@@ -951,6 +992,34 @@ class PostgresBackend:
 
     # -- the statements of searches -------------------------------------------------------
 
+    def _nearest(
+        self,
+        vector: np.ndarray,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        columns: str,
+    ) -> tuple[str, str, list[Any]]:
+        """SQL of a dense ranking: a ``size`` CTE, and rows ``(part, *columns, score)``.
+
+        Part 0 is the exact ranking's top ``limit`` where the scope holds at most
+        ``exact_scope`` live records, part 1 the HNSW ranking's ``limit + 1`` where it holds
+        more (the other part is never executed: a one-time filter on the count).
+
+        Returns:
+            ``(the CTE, the ranking's SELECT, their parameters)``.
+        """
+        size, size_params = self._scope_size(prefix, now)
+        exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit, columns)
+        index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1, columns)
+        return (
+            f"size AS MATERIALIZED ({size})",
+            f"SELECT 0, e.* FROM ({exact}) AS e WHERE (SELECT n FROM size) <= %s UNION ALL "
+            f"SELECT 1, h.* FROM ({index}) AS h WHERE (SELECT n FROM size) > %s",
+            [*size_params, *exact_params, self.exact_scope, *index_params, self.exact_scope],
+        )
+
     def _scope_size(self, prefix: Namespace, now: float) -> tuple[str, list[Any]]:
         """SQL giving ``n``: live records under ``prefix``, counted up to ``exact_scope + 1``.
 
@@ -964,30 +1033,43 @@ class PostgresBackend:
         )
 
     def _exact_nearest(
-        self, vector: np.ndarray, prefix: Namespace, clauses: Clauses, now: float, limit: int
+        self,
+        vector: np.ndarray,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        columns: str,
     ) -> tuple[str, list[Any]]:
-        """SQL ranking the scope's matching records exactly: ``(id, score)``, best first.
+        """SQL ranking the scope's matching records exactly: ``(*columns, score)``, best first.
 
         The score expression is not the index's operator, so Postgres ranks exactly.
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
-            f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {self.schema}.items i "
-            f"WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
+            f"SELECT {columns}, -(i.embedding <#> %s::vector) AS score "
+            f"FROM {self.schema}.items i WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
             [vector, *params, limit],
         )
 
     def _index_nearest(
-        self, vector: np.ndarray, prefix: Namespace, clauses: Clauses, now: float, limit: int
+        self,
+        vector: np.ndarray,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        columns: str = "i.id",
     ) -> tuple[str, list[Any]]:
-        """SQL asking the HNSW index for ``limit`` matching records: ``(id, score)``.
+        """SQL asking the HNSW index for ``limit`` matching records: ``(*columns, score)``.
 
         In the index's relaxed order (sort them); see :data:`_SCAN_SETTINGS`.
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
-            f"SELECT i.id, -(i.embedding <#> %s::vector) AS score FROM {self.schema}.items i "
-            f"WHERE {condition} ORDER BY i.embedding <=> %s::vector LIMIT %s",
+            f"SELECT {columns}, -(i.embedding <#> %s::vector) AS score "
+            f"FROM {self.schema}.items i WHERE {condition} ORDER BY i.embedding <=> %s::vector "
+            "LIMIT %s",
             [vector, *params, vector, limit],
         )
 

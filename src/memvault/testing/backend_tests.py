@@ -520,6 +520,31 @@ class BackendTests(ContractBase):
                     case = f"both_rankings({text!r}, {prefix}, {filter}, limit={limit})"
                     assert found == expected, case
 
+    def test_dense_records_are_dense_with_their_records(self, backend: Backend) -> None:
+        """``dense_records`` returns ``dense(...)``'s ranking, each id with its record.
+
+        For every query, prefix, filter and limit of the corpus; the records as ``get``
+        returns them.
+        """
+        self._fill(backend)
+        limits = itertools.cycle(LIMITS)
+        for number, text in enumerate(QUERIES):
+            query = _vector(self, text, 2.5 + number)
+            for prefix in PREFIXES:
+                for filter in FILTERS:
+                    clauses, limit = normalize_filter(filter), next(limits)
+                    ranked = backend.dense(
+                        prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                    )
+                    found = backend.dense_records(
+                        prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                    )
+                    case = f"dense_records({text!r}, {prefix}, {filter}, limit={limit})"
+                    assert [(record.id, score) for record, score in found] == ranked, case
+                    assert [record for record, _ in found] == backend.get(
+                        [item_id for item_id, _ in ranked]
+                    ), case
+
     def test_count_namespaces_and_scan_follow_scope_and_expiry(self, backend: Backend) -> None:
         """``count``, ``namespaces`` and ``scan`` cover a prefix segment-wise, live at ``now``.
 
@@ -569,6 +594,9 @@ class BackendTests(ContractBase):
             "delete": lambda: backend.delete([record.id], now=NOW, source="api"),
             "recent": lambda: backend.recent((), clauses=[], now=T0, limit=1),
             "dense": lambda: backend.dense((), embedding=vector, clauses=[], now=T0, limit=1),
+            "dense_records": lambda: backend.dense_records(
+                (), embedding=vector, clauses=[], now=T0, limit=1
+            ),
             "count": lambda: backend.count((), now=T0),
             "namespaces": lambda: backend.namespaces((), now=T0),
             "scan": lambda: list(backend.scan((), now=None)),
