@@ -37,6 +37,8 @@ Usage:
     uv run python bench/postgres.py ../shared/data/locomo --sizes 10000,100000
     uv run python bench/postgres.py ../shared/data/locomo --ci    # CI size, about a minute
     uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo   # 1M
+    uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo \
+        --shapes many --peers pgvector   # 1M, memvault-pg and the raw query alone
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ HITS = 10
 """Hits per search in part 2."""
 SHAPES = {"few": None, "many": 100}
 """Part 2's namespace shapes: N over 100 namespaces, or 100 memories per namespace."""
+PEERS = ("langgraph", "pgvector", "embedded")
+"""The systems beside memvault-pg; part 2 may leave out all but pgvector (``--peers``)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,15 @@ class PgvectorTable:
 class Systems:
     """Every system of one run on one server (see the module docstring), empty at first."""
 
-    def __init__(self, server: Any, dsn: str, folder: Path, embedder: Any, tag: str) -> None:
+    def __init__(
+        self,
+        server: Any,
+        dsn: str,
+        folder: Path,
+        embedder: Any,
+        tag: str,
+        peers: tuple[str, ...] = PEERS,
+    ) -> None:
         import psycopg
         from langgraph.store.postgres import PostgresStore
 
@@ -144,17 +156,27 @@ class Systems:
         self.memvault_pg = MemoryStore(
             backend=PostgresBackend(dsn, schema=f"mv_{tag}"), embedder=embedder
         )
-        with psycopg.connect(dsn, autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE lg_{tag}")
-        self.langgraph = self.exits.enter_context(
-            PostgresStore.from_conn_string(
-                server.get_uri(f"lg_{tag}"),
-                index={"dims": embedder.dim, "embed": embedder.embed_documents, "fields": ["text"]},
+        self.langgraph = None
+        if "langgraph" in peers:
+            with psycopg.connect(dsn, autocommit=True) as admin:
+                admin.execute(f"CREATE DATABASE lg_{tag}")
+            self.langgraph = self.exits.enter_context(
+                PostgresStore.from_conn_string(
+                    server.get_uri(f"lg_{tag}"),
+                    index={
+                        "dims": embedder.dim,
+                        "embed": embedder.embed_documents,
+                        "fields": ["text"],
+                    },
+                )
             )
-        )
-        self.langgraph.setup()
+            self.langgraph.setup()
         self.pgvector = PgvectorTable(dsn, f"pgv_{tag}", embedder.dim)
-        self.embedded = MemoryStore(folder / f"embedded-{tag}", embedder=embedder)
+        self.embedded = (
+            MemoryStore(folder / f"embedded-{tag}", embedder=embedder)
+            if "embedded" in peers
+            else None
+        )
 
     def put(self) -> dict[str, Callable[[Namespace, list[Memory], float | None], None]]:
         """``name -> put(namespace, memories, timestamp)`` of each system."""
@@ -166,18 +188,22 @@ class Systems:
 
             return put
 
-        def langgraph(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
-            self.langgraph.batch([PutOp(namespace, m.key, {"text": m.text}) for m in memories])
+        def langgraph(store: Any) -> Callable[[Namespace, list[Memory], Any], None]:
+            def put(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
+                store.batch([PutOp(namespace, m.key, {"text": m.text}) for m in memories])
+
+            return put
 
         def pgvector(namespace: Namespace, memories: list[Memory], at: float | None) -> None:
             self.pgvector.put(namespace, memories)
 
-        return {
-            "memvault-pg": memvault(self.memvault_pg),
-            "langgraph": langgraph,
-            "pgvector": pgvector,
-            "memvault-embedded": memvault(self.embedded),
-        }
+        systems = {"memvault-pg": memvault(self.memvault_pg)}
+        if self.langgraph is not None:
+            systems["langgraph"] = langgraph(self.langgraph)
+        systems["pgvector"] = pgvector
+        if self.embedded is not None:
+            systems["memvault-embedded"] = memvault(self.embedded)
+        return systems
 
     def search(self) -> dict[str, Callable[[Namespace, str, np.ndarray, int], list[str]]]:
         """``name -> search(namespace, question, question's vector, k) -> keys``."""
@@ -188,33 +214,41 @@ class Systems:
 
             return search
 
-        def langgraph(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
-            return [item.key for item in self.langgraph.search(namespace, query=question, limit=k)]
+        def langgraph(store: Any) -> Callable[..., list[str]]:
+            def search(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
+                return [item.key for item in store.search(namespace, query=question, limit=k)]
+
+            return search
 
         def pgvector(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
             return self.pgvector.search(namespace, vector, k)
 
-        return {
+        systems = {
             "memvault-pg hybrid": memvault(self.memvault_pg, None),
             "memvault-pg dense": memvault(self.memvault_pg, "dense"),
-            "langgraph dense": langgraph,
-            "pgvector dense": pgvector,
-            "memvault-embedded hybrid": memvault(self.embedded, None),
-            "memvault-embedded dense": memvault(self.embedded, "dense"),
         }
+        if self.langgraph is not None:
+            systems["langgraph dense"] = langgraph(self.langgraph)
+        systems["pgvector dense"] = pgvector
+        if self.embedded is not None:
+            systems["memvault-embedded hybrid"] = memvault(self.embedded, None)
+            systems["memvault-embedded dense"] = memvault(self.embedded, "dense")
+        return systems
 
     def close(self) -> None:
         """Close every store and drop what the run wrote on the server."""
         import psycopg
 
         for store in (self.memvault_pg, self.embedded):
-            store.close()
+            if store is not None:
+                store.close()
         self.pgvector.close()
         self.exits.close()
         with psycopg.connect(self.dsn, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA mv_{self.tag} CASCADE")
             admin.execute(f"DROP SCHEMA pgv_{self.tag} CASCADE")
-            admin.execute(f"DROP DATABASE lg_{self.tag} WITH (FORCE)")
+            if self.langgraph is not None:
+                admin.execute(f"DROP DATABASE lg_{self.tag} WITH (FORCE)")
 
 
 def timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -295,11 +329,13 @@ def scale(
     *,
     queries: int,
     seed: int,
+    peers: tuple[str, ...] = PEERS,
 ) -> dict:
-    """Batched put throughput and search latency of every system at ``size`` memories."""
+    """Batched put throughput and search latency at ``size`` memories: memvault-pg and
+    ``peers`` (see :data:`PEERS`)."""
     load = speed.workload(real, size, seed=seed, per_namespace=SHAPES[shape])
     lookup = speed.LookupEmbedder(dict(zip(load.corpus, load.vectors)), real)
-    systems = Systems(server, dsn, folder, lookup, f"{shape}_{size}")
+    systems = Systems(server, dsn, folder, lookup, f"{shape}_{size}", peers)
     out: dict[str, Any] = {"size": size, "shape": shape, "namespaces": load.spaces}
     try:
         put = systems.put()
@@ -350,13 +386,14 @@ def scale(
             "search p50 memvault-pg hybrid / pgvector": round(
                 p50["memvault-pg hybrid"] / p50["pgvector dense"], 3
             ),
-            "search p50 memvault-pg hybrid / langgraph": round(
-                p50["memvault-pg hybrid"] / p50["langgraph dense"], 3
-            ),
-            "batched put memvault-pg / pgvector": round(
-                out["put_items_per_s"]["memvault-pg"] / out["put_items_per_s"]["pgvector"], 3
-            ),
         }
+        if "langgraph dense" in p50:
+            out["ratios"]["search p50 memvault-pg hybrid / langgraph"] = round(
+                p50["memvault-pg hybrid"] / p50["langgraph dense"], 3
+            )
+        out["ratios"]["batched put memvault-pg / pgvector"] = round(
+            out["put_items_per_s"]["memvault-pg"] / out["put_items_per_s"]["pgvector"], 3
+        )
     finally:
         systems.close()
     return out
@@ -432,6 +469,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--shapes", default=",".join(SHAPES), help="few, many or both")
     parser.add_argument("--queries", type=int, default=200, help="searches per size and shape")
     parser.add_argument("--no-locomo", action="store_true", help="part 2 only")
+    parser.add_argument(
+        "--peers",
+        default=",".join(PEERS),
+        help="part 2's systems beside memvault-pg: pgvector and any of langgraph, embedded "
+        "(at 1M, each peer's fill takes 15-45 minutes)",
+    )
     parser.add_argument("--ci", action="store_true", help="CI size: 1 conversation, N = 1000")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
@@ -443,6 +486,9 @@ def main(argv: list[str] | None = None) -> dict:
     unknown = set(shapes) - set(SHAPES)
     if unknown:
         parser.error(f"unknown shapes {sorted(unknown)}; choose from {list(SHAPES)}")
+    peers = tuple(p for p in PEERS if p in args.peers.split(","))
+    if "pgvector" not in peers or set(args.peers.split(",")) - set(PEERS):
+        parser.error(f"--peers: pgvector and any of {[p for p in PEERS if p != 'pgvector']}")
     args.out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"scale": []}
     with tempfile.TemporaryDirectory() as tmp, postgres_server(Path(tmp)) as (server, dsn):
@@ -458,7 +504,15 @@ def main(argv: list[str] | None = None) -> dict:
         for shape in shapes:
             for size in sizes:
                 got = scale(
-                    server, dsn, folder, real, size, shape, queries=args.queries, seed=args.seed
+                    server,
+                    dsn,
+                    folder,
+                    real,
+                    size,
+                    shape,
+                    queries=args.queries,
+                    seed=args.seed,
+                    peers=peers,
                 )
                 results["scale"].append(got)
                 (args.out / "postgres.json").write_text(json.dumps(results, indent=2))
