@@ -4,7 +4,8 @@ Namespaces are written with ``/`` between segments (``users/alice``); a segment 
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
 for machine-readable output; ``memvault --dsn postgresql://... COMMAND`` (or ``$MEMVAULT_DSN``)
-keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`).
+keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`), in the
+schema ``memvault`` unless ``--schema`` (or ``$MEMVAULT_SCHEMA``) names another.
 
 Every error is one line on stderr starting with ``error:``, never a traceback. A usage error (an
 unknown option or command, a missing argument, an option value of the wrong type or out of
@@ -32,6 +33,7 @@ from rich.console import Console
 from rich.progress import track
 from typer.core import TyperGroup
 
+from memvault.backends.postgres import DEFAULT_SCHEMA
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
@@ -148,9 +150,9 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
-_dsn: list[tuple[str | None, bool]] = [(None, False)]
-"""The root option ``--dsn`` of this run and whether the command line gave it (not
-``$MEMVAULT_DSN``); set by the root callback before any command."""
+_dsn: list[tuple[str | None, bool, str]] = [(None, False, DEFAULT_SCHEMA)]
+"""The root options ``--dsn`` and ``--schema`` of this run, and whether the command line gave
+``--dsn`` (not ``$MEMVAULT_DSN``); set by the root callback before any command."""
 
 
 def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
@@ -162,7 +164,7 @@ def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
     Raises:
         InvalidArgumentError: If both a folder and a database are given the same way.
     """
-    dsn, dsn_given = _dsn[0]
+    dsn, dsn_given, schema = _dsn[0]
     if dsn is None:
         return None
     if path is not None:
@@ -177,7 +179,7 @@ def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
             )
     from memvault.backends.postgres import PostgresBackend
 
-    return _closed_at_exit(MemoryStore(backend=PostgresBackend(dsn), **options))
+    return _closed_at_exit(MemoryStore(backend=PostgresBackend(dsn, schema=schema), **options))
 
 
 _opened: list[MemoryStore] = []
@@ -265,10 +267,19 @@ def _root(
         typer.Option(
             "--dsn",
             envvar="MEMVAULT_DSN",
-            help="PostgreSQL connection URI: keep the store in that database (schema "
-            "'memvault') instead of a folder; needs pip install 'memvault[postgres]'.",
+            help="PostgreSQL connection URI: keep the store in that database instead of a "
+            "folder; needs pip install 'memvault[postgres]'.",
         ),
     ] = None,
+    schema: Annotated[
+        str,
+        typer.Option(
+            "--schema",
+            envvar="MEMVAULT_SCHEMA",
+            help="With --dsn: the Postgres schema that holds the store's tables (one store "
+            "per schema).",
+        ),
+    ] = DEFAULT_SCHEMA,
 ) -> None:
     source = ctx.get_parameter_source("dsn")  # click's ParameterSource, as typer bundles it
     given = source is not None and source.name == "COMMANDLINE"
@@ -277,7 +288,13 @@ def _root(
             "is empty: give a PostgreSQL connection URI, or leave --dsn out to use a folder",
             param_hint="'--dsn'",
         )
-    _dsn[0] = (dsn or None, given)
+    schema_source = ctx.get_parameter_source("schema")
+    if not dsn and schema_source is not None and schema_source.name == "COMMANDLINE":
+        raise typer.BadParameter(
+            "names a Postgres schema, which only a database has: give --dsn too (or $MEMVAULT_DSN)",
+            param_hint="'--schema'",
+        )
+    _dsn[0] = (dsn or None, given, schema)
     ctx.call_on_close(_close_stores)
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)

@@ -1,6 +1,7 @@
 """``memvault --dsn URI`` keeps the store in a PostgreSQL database: ingest, search, get,
-history, stats, export and import work as on a folder; an option on the command line wins over
-the other one's environment variable; errors stay one line; a command closes its store."""
+history, stats, export and import work as on a folder; ``--schema`` keeps a store apart in its
+own schema; an option on the command line wins over the other one's environment variable;
+errors stay one line; a command closes its store."""
 
 import json
 import uuid
@@ -98,3 +99,23 @@ def test_a_command_leaves_no_connection_open(postgres_dsn):
             (psycopg.conninfo.conninfo_to_dict(dsn)["dbname"],),
         ).fetchone()
     assert open_connections == 0
+
+
+def test_schema_keeps_a_store_apart_in_one_database(postgres_dsn):
+    dsn = _database(postgres_dsn)
+    _cli(dsn, "--schema", "team_a", "ingest", str(EXAMPLE), "-n", "users/alice")
+    assert json.loads(_cli(dsn, "--schema", "team_a", "stats", "--json").stdout)["memories"] == 10
+    assert json.loads(_cli(dsn, "stats", "--json").stdout)["memories"] == 0  # schema memvault
+    with psycopg.connect(dsn) as connection:
+        (rows,) = connection.execute("SELECT count(*) FROM team_a.items").fetchone()
+    assert rows == 10
+
+
+def test_a_bad_schema_or_one_without_a_dsn_is_one_line_error(postgres_dsn, tmp_path):
+    bad = _cli(postgres_dsn, "--schema", "Team A", "stats", check=False)
+    assert bad.exit_code == 1 and bad.stderr.startswith("error: schema must be")
+    alone = CliRunner().invoke(
+        app, ["--schema", "team_a", "stats", "--path", str(tmp_path)], prog_name="memvault"
+    )
+    assert alone.exit_code == 2 and "--dsn" in alone.stderr
+    assert "Traceback" not in bad.stderr + alone.stderr
