@@ -1,8 +1,8 @@
 """The Postgres backend's failures are memvault's typed errors that say what to do, never a raw
 psycopg error: a server that cannot be reached (naming its socket), another embedder, a schema
 of a newer memvault or of someone else, tables dropped under it, bad options (a malformed dsn, a
-schema named by an SQL keyword), a missing extra; and a role that may only use the tables opens
-the store."""
+schema named by an SQL keyword), a pool given that is not open, a missing extra; and a role
+that may only use the tables opens the store."""
 
 import subprocess
 import sys
@@ -33,6 +33,14 @@ def test_a_server_that_cannot_be_reached_is_named(tmp_path):
         PostgresBackend(f"postgresql://postgres@/postgres?host={socket_folder}", timeout=2)
     assert str(socket_folder) in str(raised.value)
     assert isinstance(raised.value.__cause__, psycopg.OperationalError)
+
+
+def test_a_pool_given_that_is_not_open_is_named(postgres_dsn):
+    import psycopg_pool
+
+    pool = psycopg_pool.ConnectionPool(postgres_dsn, open=False)
+    with pytest.raises(BackendUnavailableError, match=r"pool given .* is not open.*pool\.open\(\)"):
+        PostgresBackend(pool=pool, schema=fresh_schema())
 
 
 def test_another_embedder_is_refused(postgres_dsn):

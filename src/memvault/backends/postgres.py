@@ -464,6 +464,11 @@ class PostgresBackend:
             yield
         except MemvaultError:
             raise
+        except psycopg_pool.PoolClosed as error:  # a pool passed in, not open (yet, or again)
+            raise BackendUnavailableError(
+                f"the connection pool given to PostgresBackend is not open ({error}): open it "
+                "first (ConnectionPool(..., open=True) or pool.open()), or give a dsn instead"
+            ) from error
         except psycopg_pool.PoolTimeout as error:
             raise BackendUnavailableError(
                 f"no connection to the PostgreSQL server at {self.address} within "
