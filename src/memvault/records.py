@@ -253,8 +253,26 @@ def _entry(row: Sequence[Any]) -> HistoryEntry:
     )
 
 
-def _json(value: dict[str, Any] | None) -> str | None:
+def json_text(value: dict[str, Any] | None) -> str | None:
+    """A value as the JSON text a database column keeps (UTF-8 as is), or ``None``."""
     return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+HistoryRow = tuple[str, str, float, str, str, str | None, str | None]
+"""A history table's row: ``(id, ns, at, event, source, before, after)``, values as JSON text."""
+
+
+def history_row(entry: HistoryEntry) -> HistoryRow:
+    """``entry`` as a row of a history table (the record file's and Postgres's)."""
+    return (
+        record_id(entry.namespace, entry.key),
+        ns_key(entry.namespace),
+        entry.at,
+        entry.event,
+        entry.source,
+        json_text(entry.before),
+        json_text(entry.after),
+    )
 
 
 class RecordFile:
@@ -500,18 +518,7 @@ class RecordFile:
         self._db.executemany(
             "INSERT INTO history (id, ns, at, event, source, before, after) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    record_id(e.namespace, e.key),
-                    ns_key(e.namespace),
-                    e.at,
-                    e.event,
-                    e.source,
-                    _json(e.before),
-                    _json(e.after),
-                )
-                for e in entries
-            ],
+            [history_row(e) for e in entries],
         )
 
     def _history(self, item_id: str) -> list[HistoryEntry]:

@@ -92,7 +92,7 @@ from memvault.lexical import (
     words_of,
 )
 from memvault.namespace import Namespace
-from memvault.records import ns_key, unit_vectors
+from memvault.records import history_row, json_text, ns_key, unit_vectors
 
 if TYPE_CHECKING:
     import psycopg
@@ -201,10 +201,6 @@ def _entry(row: Sequence[Any]) -> HistoryEntry:
     item_id, event, at, before, after, source = row
     *namespace, key = json.loads(item_id)
     return HistoryEntry(tuple(namespace), key, event, at, before, after, source)
-
-
-def _json(value: dict[str, Any] | None) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
 def _scope(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
@@ -740,7 +736,7 @@ class PostgresBackend:
                         (
                             r.id,
                             ns_key(r.namespace),
-                            _json(r.value),
+                            json_text(r.value),
                             r.created_at,
                             r.updated_at,
                             r.expires_at,
@@ -769,18 +765,7 @@ class PostgresBackend:
         cur.executemany(
             f"INSERT INTO {self.schema}.history (id, ns, at, event, source, before, after) "
             "VALUES (%s, %s, %s, %s, %s, %s::json, %s::json)",
-            [
-                (
-                    record_id(e.namespace, e.key),
-                    ns_key(e.namespace),
-                    e.at,
-                    e.event,
-                    e.source,
-                    _json(e.before),
-                    _json(e.after),
-                )
-                for e in entries
-            ],
+            [history_row(e) for e in entries],
         )
 
     def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
