@@ -164,14 +164,22 @@ def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
 
 
 def test_connections_the_server_dropped_are_replaced(postgres_dsn):
-    backend = PostgresBackend(postgres_dsn, schema=fresh_schema())
+    backend = PostgresBackend(postgres_dsn, schema=fresh_schema(), max_connections=1)
     assert backend.count((), now=0.0) == 0
     with psycopg.connect(postgres_dsn, autocommit=True) as admin:  # e.g. a server restart
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
         )
-    assert backend.count((), now=0.0) == 0
+    assert backend.count((), now=0.0) == 0  # a read: sent again on a new connection
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+    record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
+    backend.upsert([record], [[1.0, 0.0]], now=1.0, change=Change())  # a write: checked first
+    assert backend.get([record.id]) == [record]
     backend.close()
 
 

@@ -277,6 +277,16 @@ def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple
     return f"{scope} AND {where} AND i.embedding IS NOT NULL", [*params, *more]
 
 
+def _connection_lost(connection: psycopg.Connection[Any], error: psycopg.Error) -> bool:
+    """Whether ``error`` says the connection is gone, not that the statement was wrong.
+
+    The server shut it (SQLSTATE class 57P: a restart, ``pg_terminate_backend``), the link broke
+    (class 08), or libpq found it closed (no SQLSTATE).
+    """
+    state = error.sqlstate
+    return connection.broken or state is None or state.startswith(("57P", "08"))
+
+
 def _ranking(rows: Sequence[Sequence[Any]]) -> Ranked:
     return [(item_id, float(score)) for item_id, score in rows]
 
@@ -435,8 +445,7 @@ class PostgresBackend:
                     max_size=max_connections,
                     kwargs={"autocommit": True},
                     timeout=timeout,
-                    check=psycopg_pool.ConnectionPool.check_connection,  # dropped: replaced
-                    open=True,
+                    open=True,  # no check per checkout: see _connection and _fetch
                     name=f"memvault-{schema}",
                 )
         self._pool = pool
@@ -503,9 +512,20 @@ class PostgresBackend:
                 f"{type(error).__name__}: {error}"
             ) from error
 
+    def _live_pool(self) -> ConnectionPool:
+        """The pool, or :class:`~memvault.errors.StoreClosedError` once the store is closed."""
+        if self._closed or self._pool is None:
+            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        return self._pool
+
     @contextlib.contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+    def _connection(self, *, checked: bool) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, its errors translated (:meth:`_translated`).
+
+        With ``checked``, the connection is first checked by an empty statement (a round trip)
+        and, where the server dropped it, replaced by another: a write must not find out in
+        the middle of its transaction. Reads skip the check and are repeated once instead
+        (:meth:`_fetch`). A connection found dropped while it is set up is replaced too.
 
         Once the schema is open (the ``vector`` extension exists), each connection is set up
         at its first use: it learns to send numpy vectors in pgvector's binary format, with
@@ -513,44 +533,80 @@ class PostgresBackend:
         0.3 ms a vector), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`; set with
         each search, they cost a statement and psycopg's pipeline mode, about 0.15 ms).
         """
-        if self._closed or self._pool is None:
-            raise StoreClosedError("the store was closed; open a new MemoryStore")
-        with self._translated(), self._pool.connection(timeout=self.timeout) as connection:
-            if self._vector_type_exists and connection not in self._vector_connections:
-                from pgvector.psycopg import register_vector
+        import psycopg
+        import psycopg_pool
 
-                register_vector(connection)
-                for setting in _SCAN_SETTINGS:
-                    connection.execute(setting)
-                if not connection.autocommit:
-                    connection.commit()
-                self._vector_connections.add(connection)
-            yield connection
+        pool = self._live_pool()
+        with self._translated():
+            for attempt in range(1, pool.max_size + 2):
+                connection = pool.getconn(timeout=self.timeout)
+                try:
+                    if checked:
+                        psycopg_pool.ConnectionPool.check_connection(connection)
+                    self._set_up(connection)
+                    break
+                except psycopg.OperationalError as error:
+                    lost = _connection_lost(connection, error)
+                    if lost:
+                        connection.close()  # the pool discards it
+                    pool.putconn(connection)
+                    if not lost or attempt > pool.max_size:
+                        raise
+            try:
+                yield connection
+            finally:
+                pool.putconn(connection)
+
+    def _set_up(self, connection: psycopg.Connection[Any]) -> None:
+        """At a connection's first use once the schema is open: see :meth:`_connection`."""
+        if self._vector_type_exists and connection not in self._vector_connections:
+            from pgvector.psycopg import register_vector
+
+            register_vector(connection)
+            for setting in _SCAN_SETTINGS:
+                connection.execute(setting)
+            if not connection.autocommit:
+                connection.commit()
+            self._vector_connections.add(connection)
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[psycopg.Cursor[Any]]:
-        """A cursor inside one transaction: committed on success, else rolled back."""
+        """A cursor inside one transaction on a checked connection; committed on success.
+
+        Rolled back on any error.
+        """
         with (
-            self._connection() as connection,
+            self._connection(checked=True) as connection,
             connection.transaction(),
             connection.cursor() as cursor,
         ):
             yield cursor
 
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[psycopg.Cursor[Any]]:
-        """A cursor for a read that takes one round trip: no ``BEGIN`` and ``COMMIT`` of its own.
+    def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of one read statement: one round trip, no ``BEGIN`` and ``COMMIT``.
 
-        One statement is a transaction of its own; where the pool's connections are not in
-        autocommit, an explicit transaction brackets it. Statements are prepared by psycopg
-        once they repeat, as elsewhere.
+        The connection is not checked first (a round trip of its own); where the server had
+        dropped it (a restart, an idle timeout), the statement is sent again on another
+        connection, once: a read changes nothing. One statement is a transaction of its own;
+        where the pool's connections are not in autocommit, an explicit transaction brackets
+        it. Statements are prepared by psycopg once they repeat.
         """
-        with self._connection() as connection:
-            bracket = (
-                contextlib.nullcontext() if connection.autocommit else connection.transaction()
-            )
-            with bracket, connection.cursor() as cursor:
-                yield cursor
+        import psycopg
+
+        for attempt in (1, 2):
+            with self._connection(checked=False) as connection:
+                bracket = (
+                    contextlib.nullcontext() if connection.autocommit else connection.transaction()
+                )
+                try:
+                    with bracket, connection.cursor() as cursor:
+                        cursor.execute(sql, params)
+                        return cursor.fetchall()
+                except psycopg.OperationalError as error:
+                    if attempt == 2 or not _connection_lost(connection, error):
+                        raise
+                    connection.close()  # the pool discards it
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _open(self) -> None:
         """Create or check the schema, under a lock that serialises every opener."""
@@ -796,14 +852,13 @@ class PostgresBackend:
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent; one per id given."""
         if not ids:
-            with self._reading():
-                return []
-        with self._reading() as cur:
-            cur.execute(  # ids in binary: no quoting of each one
-                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE i.id = ANY(%b)",
-                (list(dict.fromkeys(ids)),),
-            )
-            found = {row[0]: _record(row) for row in cur.fetchall()}
+            self._live_pool()
+            return []
+        rows = self._fetch(  # ids in binary: no quoting of each one
+            f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE i.id = ANY(%b)",
+            (list(dict.fromkeys(ids)),),
+        )
+        found = {row[0]: _record(row) for row in rows}
         return [found.get(i) for i in ids]
 
     def recent(
@@ -812,13 +867,12 @@ class PostgresBackend:
         """Live matching records, most recently updated first, ties by id."""
         scope, params = _scope(prefix, now)
         where, more = _filter(clauses)
-        with self._reading() as cur:
-            cur.execute(
-                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
-                "ORDER BY i.updated DESC, i.id LIMIT %s OFFSET %s",
-                [*params, *more, limit, offset],
-            )
-            return [_record(row) for row in cur.fetchall()]
+        rows = self._fetch(
+            f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
+            "ORDER BY i.updated DESC, i.id LIMIT %s OFFSET %s",
+            [*params, *more, limit, offset],
+        )
+        return [_record(row) for row in rows]
 
     def dense(
         self,
@@ -858,9 +912,7 @@ class PostgresBackend:
         """
         vector = unit_vectors([embedding])[0]
         size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, _RECORD_COLUMNS)
-        with self._reading() as cur:
-            cur.execute(f"WITH {size} {nearest}", params)
-            rows = cur.fetchall()
+        rows = self._fetch(f"WITH {size} {nearest}", params)
         records = {row[1]: _record(row[1:-1]) for row in rows}
         ranked = self._dense_ranking(
             [(row[0], row[1], row[-1]) for row in rows], vector, prefix, clauses, now, limit
@@ -881,11 +933,10 @@ class PostgresBackend:
             ``(id, BM25 score > 0)`` pairs, best first, ties by id.
         """
         statement = self._bm25(query, prefix, clauses, now, limit)
-        with self._reading() as cur:
-            if statement is None:
-                return []
-            cur.execute(*statement)
-            return _ranking(cur.fetchall())
+        if statement is None:
+            self._live_pool()
+            return []
+        return _ranking(self._fetch(*statement))
 
     def both_rankings(
         self,
@@ -932,9 +983,7 @@ class PostgresBackend:
         if bm25 is not None:
             parts.append(f"SELECT 2, b.* FROM ({bm25[0]}) AS b")
             params += bm25[1]
-        with self._reading() as cur:
-            cur.execute(f"WITH {size} {' UNION ALL '.join(parts)}", params)
-            rows = cur.fetchall()
+        rows = self._fetch(f"WITH {size} {' UNION ALL '.join(parts)}", params)
         lexical = _by_score([(item_id, score) for part, item_id, score in rows if part == 2])
         dense = self._dense_ranking(rows, vector, prefix, clauses, now, limit)
         return dense, lexical
@@ -972,13 +1021,12 @@ class PostgresBackend:
 
         Until every record tied with the last one kept is there, to be ordered by id.
         """
-        with self._reading() as cur:
-            while True:
-                cur.execute(*self._index_nearest(vector, prefix, clauses, now, wanted))
-                complete = _cut(_by_score(cur.fetchall()), limit, wanted)
-                if complete is not None:
-                    return complete
-                wanted *= 2
+        while True:
+            rows = self._fetch(*self._index_nearest(vector, prefix, clauses, now, wanted))
+            complete = _cut(_by_score(rows), limit, wanted)
+            if complete is not None:
+                return complete
+            wanted *= 2
 
     # -- the statements of searches -------------------------------------------------------
 
@@ -1131,35 +1179,31 @@ class PostgresBackend:
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
         scope, params = _scope(prefix, now)
-        with self._reading() as cur:
-            cur.execute(f"SELECT count(*) FROM {self.schema}.items i WHERE {scope}", params)
-            row = cur.fetchone()
-        return 0 if row is None else int(row[0])
+        ((count,),) = self._fetch(
+            f"SELECT count(*) FROM {self.schema}.items i WHERE {scope}", params
+        )
+        return int(count)
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
         scope, params = _scope(prefix, now)
-        with self._reading() as cur:
-            cur.execute(f"SELECT DISTINCT i.ns FROM {self.schema}.items i WHERE {scope}", params)
-            return [_namespace_of(row[0]) for row in cur.fetchall()]
+        rows = self._fetch(f"SELECT DISTINCT i.ns FROM {self.schema}.items i WHERE {scope}", params)
+        return [_namespace_of(row[0]) for row in rows]
 
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
         """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
-        if self._closed:
-            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        self._live_pool()
         return self._scan(prefix, now)
 
     def _scan(self, prefix: Namespace, now: float | None) -> Iterator[Record]:
         scope, params = _scope(prefix, now)
         last = ""
         while True:
-            with self._reading() as cur:
-                cur.execute(
-                    f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} "
-                    "AND i.id > %s ORDER BY i.id LIMIT %s",
-                    [*params, last, _PAGE],
-                )
-                rows = cur.fetchall()
+            rows = self._fetch(
+                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} "
+                "AND i.id > %s ORDER BY i.id LIMIT %s",
+                [*params, last, _PAGE],
+            )
             yield from (_record(row) for row in rows)
             if len(rows) < _PAGE:
                 return
@@ -1167,18 +1211,15 @@ class PostgresBackend:
 
     def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
         """Every change to ``(namespace, key)``, oldest first (by ``at``, then as written)."""
-        with self._reading() as cur:
-            cur.execute(
-                f"SELECT {_HISTORY_COLUMNS} FROM {self.schema}.history WHERE id = %s "
-                "ORDER BY at, seq",
-                (record_id(namespace, key),),
-            )
-            return [_entry(row) for row in cur.fetchall()]
+        rows = self._fetch(
+            f"SELECT {_HISTORY_COLUMNS} FROM {self.schema}.history WHERE id = %s ORDER BY at, seq",
+            (record_id(namespace, key),),
+        )
+        return [_entry(row) for row in rows]
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
-        if self._closed:
-            raise StoreClosedError("the store was closed; open a new MemoryStore")
+        self._live_pool()
         return self._history_under(prefix)
 
     def _history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
@@ -1194,9 +1235,7 @@ class PostgresBackend:
         sql += " ORDER BY id, at, seq LIMIT %s"
         after: tuple[str, float, int] = ("", float("-inf"), -1)
         while True:
-            with self._reading() as cur:
-                cur.execute(sql, [*after, *params, _PAGE])
-                rows = cur.fetchall()
+            rows = self._fetch(sql, [*after, *params, _PAGE])
             yield from (_entry(row[:6]) for row in rows)
             if len(rows) < _PAGE:
                 return
@@ -1204,9 +1243,8 @@ class PostgresBackend:
 
     def get_info(self) -> dict[str, Any] | None:
         """The store's settings (embedder name, dimension, fingerprint), or None."""
-        with self._reading() as cur:
-            raw = self._meta(cur, "info")
-        return None if raw is None else json.loads(raw)
+        rows = self._fetch(f"SELECT value FROM {self.schema}.meta WHERE name = 'info'", ())
+        return json.loads(rows[0][0]) if rows else None
 
     def set_info(self, info: dict[str, Any]) -> None:
         """Record the store's settings (a JSON object) in the ``meta`` table."""
