@@ -4,6 +4,7 @@ of a newer memvault or of someone else, tables dropped under it, bad options (a 
 schema named by an SQL keyword), a pool given that is not open, a missing extra; and a role
 that may only use the tables opens the store."""
 
+import concurrent.futures
 import subprocess
 import sys
 
@@ -164,8 +165,9 @@ def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
 
 
 def test_connections_the_server_dropped_are_replaced(postgres_dsn):
-    backend = PostgresBackend(postgres_dsn, schema=fresh_schema(), max_connections=1)
-    assert backend.count((), now=0.0) == 0
+    backend = PostgresBackend(postgres_dsn, schema=fresh_schema(), max_connections=4)
+    with concurrent.futures.ThreadPoolExecutor(4) as threads:  # the pool opens 4 connections
+        assert list(threads.map(lambda _: backend.count((), now=0.0), range(16))) == [0] * 16
     with psycopg.connect(postgres_dsn, autocommit=True) as admin:  # e.g. a server restart
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

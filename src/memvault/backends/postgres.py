@@ -587,13 +587,15 @@ class PostgresBackend:
 
         The connection is not checked first (a round trip of its own); where the server had
         dropped it (a restart, an idle timeout), the statement is sent again on another
-        connection, once: a read changes nothing. One statement is a transaction of its own;
-        where the pool's connections are not in autocommit, an explicit transaction brackets
-        it. Statements are prepared by psycopg once they repeat.
+        connection, as often as the pool holds connections: a read changes nothing. One
+        statement is a transaction of its own; where the pool's connections are not in
+        autocommit, an explicit transaction brackets it. Statements are prepared by psycopg
+        once they repeat.
         """
         import psycopg
 
-        for attempt in (1, 2):
+        tries = self._live_pool().max_size + 1  # every pooled connection may have been dropped
+        for attempt in range(1, tries + 1):
             with self._connection(checked=False) as connection:
                 bracket = (
                     contextlib.nullcontext() if connection.autocommit else connection.transaction()
@@ -603,10 +605,10 @@ class PostgresBackend:
                         cursor.execute(sql, params)
                         return cursor.fetchall()
                 except psycopg.OperationalError as error:
-                    if attempt == 2 or not _connection_lost(connection, error):
+                    if attempt == tries or not _connection_lost(connection, error):
                         raise
                     connection.close()  # the pool discards it
-        raise AssertionError("unreachable: the second attempt returns or raises")
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _open(self) -> None:
         """Create or check the schema, under a lock that serialises every opener."""
