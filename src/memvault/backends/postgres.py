@@ -137,6 +137,30 @@ _NS_INDEX = "CREATE INDEX items_by_ns ON {s}.items (ns) INCLUDE (expires, length
 """A scope's count and mean length come from this index alone (an index-only scan)."""
 
 
+def check_schema_name(schema: object) -> str:
+    """``schema`` if it can name a store's Postgres schema, unquoted.
+
+    Args:
+        schema: 1-63 lower-case ASCII letters, digits or ``_``, not starting with a digit,
+            nor with ``pg_``, nor ``information_schema``. (An SQL keyword is refused by the
+            server's list when the backend opens.)
+
+    Raises:
+        InvalidArgumentError: Naming the rule, for anything else.
+    """
+    if (
+        not isinstance(schema, str)
+        or not _SCHEMA_NAME.fullmatch(schema)
+        or schema.startswith("pg_")
+        or schema == "information_schema"
+    ):
+        raise InvalidArgumentError(
+            f"schema must be 1-63 lower-case letters, digits or '_' (not starting with a "
+            f"digit, nor 'pg_', nor information_schema), got {schema!r}"
+        )
+    return schema
+
+
 def _quoted(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
@@ -386,16 +410,7 @@ class PostgresBackend:
         self._closed = False
         self._pool: ConnectionPool | None = None
         self._own_pool = pool is None
-        if (
-            not isinstance(schema, str)
-            or not _SCHEMA_NAME.fullmatch(schema)
-            or schema.startswith("pg_")
-            or schema == "information_schema"
-        ):
-            raise InvalidArgumentError(
-                f"schema must be 1-63 lower-case letters, digits or '_' (not starting with a "
-                f"digit, nor 'pg_', nor information_schema), got {schema!r}"
-            )
+        check_schema_name(schema)
         if isinstance(exact_scope, bool) or not isinstance(exact_scope, int) or exact_scope < 0:
             raise InvalidArgumentError(f"exact_scope must be an int >= 0, got {exact_scope!r}")
         if pool is not None and dsn is not None:
