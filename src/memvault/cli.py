@@ -155,14 +155,16 @@ _dsn: list[tuple[str | None, bool, str]] = [(None, False, DEFAULT_SCHEMA)]
 ``--dsn`` (not ``$MEMVAULT_DSN``); set by the root callback before any command."""
 
 
-def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
+def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> MemoryStore | None:
     """The store on the PostgreSQL database of ``--dsn``, or None without it.
 
     An option on the command line wins over the other one's environment variable
-    (``--dsn`` over ``$MEMVAULT_PATH``, ``--path`` over ``$MEMVAULT_DSN``).
+    (``--dsn`` over ``$MEMVAULT_PATH``, ``--path`` over ``$MEMVAULT_DSN``). Without
+    ``create``, a schema that holds no store is an error (see ``PostgresBackend``).
 
     Raises:
-        InvalidArgumentError: If both a folder and a database are given the same way.
+        InvalidArgumentError: If both a folder and a database are given the same way, or
+            the store is missing and not to be created.
     """
     dsn, dsn_given, schema = _dsn[0]
     if dsn is None:
@@ -179,7 +181,8 @@ def _postgres(path: Path | None, **options: Any) -> MemoryStore | None:
             )
     from memvault.backends.postgres import PostgresBackend
 
-    return _closed_at_exit(MemoryStore(backend=PostgresBackend(dsn, schema=schema), **options))
+    backend = PostgresBackend(dsn, schema=schema, create=create)
+    return _closed_at_exit(MemoryStore(backend=backend, **options))
 
 
 _opened: list[MemoryStore] = []
@@ -209,7 +212,7 @@ def _existing(path: Path | None) -> MemoryStore:
     """Open the store for a command that only reads or removes: a mistyped --path is an error."""
     from memvault.backends.chroma import default_path
 
-    on_postgres = _postgres(path)
+    on_postgres = _postgres(path, create=False)  # a mistyped --schema is an error too
     if on_postgres is not None:
         return on_postgres
 

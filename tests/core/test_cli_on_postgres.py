@@ -1,6 +1,7 @@
 """``memvault --dsn URI`` keeps the store in a PostgreSQL database: ingest, search, get,
 history, stats, export and import work as on a folder; ``--schema`` keeps a store apart in its
-own schema; an option on the command line wins over the other one's environment variable;
+own schema, and a read of a schema without a store is an error that creates nothing; an option
+on the command line wins over the other one's environment variable;
 errors stay one line; a command closes its store."""
 
 import json
@@ -105,10 +106,14 @@ def test_schema_keeps_a_store_apart_in_one_database(postgres_dsn):
     dsn = _database(postgres_dsn)
     _cli(dsn, "--schema", "team_a", "ingest", str(EXAMPLE), "-n", "users/alice")
     assert json.loads(_cli(dsn, "--schema", "team_a", "stats", "--json").stdout)["memories"] == 10
-    assert json.loads(_cli(dsn, "stats", "--json").stdout)["memories"] == 0  # schema memvault
+    missing = _cli(dsn, "--schema", "team_b", "search", "tea", check=False)  # a typo
+    assert missing.exit_code == 1 and missing.stderr.startswith("error: no memvault store")
     with psycopg.connect(dsn) as connection:
         (rows,) = connection.execute("SELECT count(*) FROM team_a.items").fetchone()
-    assert rows == 10
+        (made,) = connection.execute(
+            "SELECT count(*) FROM pg_namespace WHERE nspname IN ('team_b', 'memvault')"
+        ).fetchone()
+    assert rows == 10 and made == 0  # the read of team_b made no empty store
 
 
 def test_a_bad_schema_or_one_without_a_dsn_is_one_line_error(postgres_dsn, tmp_path):

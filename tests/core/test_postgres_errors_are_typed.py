@@ -1,8 +1,9 @@
 """The Postgres backend's failures are memvault's typed errors that say what to do, never a raw
 psycopg error: a server that cannot be reached (naming its socket), another embedder, a schema
 of a newer memvault or of someone else, tables dropped under it, bad options (a malformed dsn, a
-schema named by an SQL keyword), a pool given that is not open, a missing extra; and a role
-that may only use the tables opens the store."""
+schema named by an SQL keyword), a pool given that is not open, a schema without a store where
+none is to be created, a missing extra; and a role that may only use the tables opens the
+store."""
 
 import concurrent.futures
 import subprocess
@@ -42,6 +43,17 @@ def test_a_pool_given_that_is_not_open_is_named(postgres_dsn):
     pool = psycopg_pool.ConnectionPool(postgres_dsn, open=False)
     with pytest.raises(BackendUnavailableError, match=r"pool given .* is not open.*pool\.open\(\)"):
         PostgresBackend(pool=pool, schema=fresh_schema())
+
+
+def test_a_schema_without_a_store_is_refused_when_not_to_be_created(postgres_dsn):
+    schema = fresh_schema()
+    with pytest.raises(InvalidArgumentError, match=f"no memvault store in schema '{schema}'"):
+        PostgresBackend(postgres_dsn, schema=schema, create=False)
+    with psycopg.connect(postgres_dsn) as connection:
+        made = connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,))
+        assert made.fetchone() is None
+    PostgresBackend(postgres_dsn, schema=schema).close()  # created
+    PostgresBackend(postgres_dsn, schema=schema, create=False).close()  # now it opens
 
 
 def test_another_embedder_is_refused(postgres_dsn):

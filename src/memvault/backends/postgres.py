@@ -369,10 +369,14 @@ class PostgresBackend:
             :class:`~memvault.errors.BackendUnavailableError`.
         lock_timeout: Seconds a write waits for another writer of one of its keys before
             :class:`~memvault.errors.StoreBusyError` (see :data:`LOCK_TIMEOUT`).
+        create: Create the schema, its tables and the ``vector`` extension where missing
+            (the default); with ``False`` a schema without a store is an error, for a reader
+            that must not make an empty store of a mistyped name.
 
     Raises:
         ImportError: If psycopg is missing (the message names the extra to install).
-        InvalidArgumentError: On a bad schema name or option, or both ``dsn`` and ``pool``.
+        InvalidArgumentError: On a bad schema name or option, or both ``dsn`` and ``pool``;
+            with ``create=False``, if the schema holds no store.
         BackendUnavailableError: If the server cannot be reached (names host or socket).
         BackendError: If the server refuses (e.g. the ``vector`` extension is missing and the
             user may not create it), or the schema was written by a newer memvault.
@@ -395,6 +399,7 @@ class PostgresBackend:
         max_connections: int = 10,
         timeout: float = 30.0,
         lock_timeout: float = LOCK_TIMEOUT,
+        create: bool = True,
     ) -> None:
         try:
             import pgvector.psycopg  # noqa: F401 - used per connection (_connection)
@@ -416,6 +421,7 @@ class PostgresBackend:
         if pool is not None and dsn is not None:
             raise InvalidArgumentError("give PostgresBackend a dsn or a pool, not both")
         self.schema = schema
+        self.create = create
         self.exact_scope = exact_scope
         self.timeout = timeout
         for name, seconds in (("timeout", timeout), ("lock_timeout", lock_timeout)):
@@ -637,6 +643,14 @@ class PostgresBackend:
                 raise InvalidArgumentError(
                     f"schema {s!r} is an SQL keyword of PostgreSQL; give another schema name"
                 )
+            if not self.create:
+                cur.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s", (s,))
+                if cur.fetchone() is None:
+                    raise InvalidArgumentError(
+                        f"no memvault store in schema {s!r} at {self.address}; check the schema "
+                        "(and the database), or create the store (PostgresBackend(create=True), "
+                        "'memvault --dsn ... ingest')"
+                    )
             cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
             if cur.fetchone() is None:
                 try:
