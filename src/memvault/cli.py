@@ -546,7 +546,11 @@ def stats(path: StorePath = None, as_json: AsJson = False) -> None:
     counts = {format_namespace_path(ns): n for ns, n in own.items()}
     info = store.backend.get_info() or {}
     payload = {"memories": sum(counts.values()), "namespaces": counts, **info}
-    lines = [f"{sum(counts.values())} memories in {len(counts)} namespaces"]
+    total = sum(counts.values())
+    lines = [
+        f"{total} {'memory' if total == 1 else 'memories'} in {len(counts)} "
+        f"{'namespace' if len(counts) == 1 else 'namespaces'}"
+    ]
     lines += [f"  {ns}: {n}" for ns, n in counts.items()]
     lines.append(f"embedder: {info.get('embedder')} (dim {info.get('dim')})")
     _done(payload, as_json, "\n".join(lines))

@@ -524,8 +524,9 @@ class PostgresBackend:
             ) from error
         except psycopg.OperationalError as error:
             raise BackendUnavailableError(
-                f"the PostgreSQL server at {self.address} cannot be reached ({error}); start "
-                "it, or check the connection string (host, port or socket folder)"
+                f"the PostgreSQL server at {self.address} cannot be reached or closed the "
+                f"connection ({error}); check that it runs and the connection string (host, "
+                "port or socket folder, database, user)"
             ) from error
         except psycopg.Error as error:
             raise BackendError(
