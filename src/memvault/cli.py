@@ -33,7 +33,7 @@ from rich.console import Console
 from rich.progress import track
 from typer.core import TyperGroup
 
-from memvault.backends.postgres import DEFAULT_SCHEMA, check_schema_name
+from memvault.backends.postgres import DEFAULT_SCHEMA, PostgresBackend, check_schema_name
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
@@ -179,8 +179,6 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
                 "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, "
                 "$MEMVAULT_DSN), not both"
             )
-    from memvault.backends.postgres import PostgresBackend
-
     backend = PostgresBackend(dsn, schema=schema, create=create)
     return _closed_at_exit(MemoryStore(backend=backend, **options))
 
@@ -297,11 +295,11 @@ def _root(
             "names a Postgres schema, which only a database has: give --dsn too (or $MEMVAULT_DSN)",
             param_hint="'--schema'",
         )
-    try:
-        if dsn:
+    if dsn:
+        try:
             check_schema_name(schema)
-    except InvalidArgumentError as error:
-        raise typer.BadParameter(str(error), param_hint="'--schema'") from None
+        except InvalidArgumentError as error:
+            raise typer.BadParameter(str(error), param_hint="'--schema'") from None
     _dsn[0] = (dsn or None, given, schema)
     ctx.call_on_close(_close_stores)
     if version:

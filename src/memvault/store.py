@@ -483,25 +483,23 @@ class MemoryStore:
         if mode == "lexical":
             ranked = backend.lexical(query, prefix, clauses=clauses, now=now, limit=offset + limit)
             found, score_type = with_records(backend, ranked[offset:]), "bm25"
+        elif mode == "dense":  # the ranking and its records in one call
+            embedding = self._embed_query(query)
+            found = backend.dense_records(
+                prefix, embedding=embedding, clauses=clauses, now=now, limit=offset + limit
+            )[offset:]
+            score_type = "cosine"
         else:
             embedding = self._embed_query(query)
-            if mode == "dense":  # the ranking and its records in one call
-                found = backend.dense_records(
-                    prefix, embedding=embedding, clauses=clauses, now=now, limit=offset + limit
-                )[offset:]
-                score_type = "cosine"
-            else:
 
-                def dense(n: int) -> Ranked:
-                    return backend.dense(
-                        prefix, embedding=embedding, clauses=clauses, now=now, limit=n
-                    )
+            def dense(n: int) -> Ranked:
+                return backend.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=n)
 
-                top = backend.both_rankings(
-                    query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
-                )
-                page = hybrid_page(top, dense, offset=offset, limit=limit)
-                found, score_type = with_records(backend, page), "hybrid"
+            top = backend.both_rankings(
+                query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
+            )
+            page = hybrid_page(top, dense, offset=offset, limit=limit)
+            found, score_type = with_records(backend, page), "hybrid"
         return [_item(record, score, score_type) for record, score in found if record.live(now)]
 
     def list_namespaces(

@@ -546,14 +546,14 @@ class PostgresBackend:
 
         With ``checked``, the connection is first checked by an empty statement (a round trip)
         and, where the server dropped it, replaced by another: a write must not find out in
-        the middle of its transaction. Reads skip the check and are repeated once instead
-        (:meth:`_fetch`). A connection found dropped while it is set up is replaced too.
+        the middle of its transaction. Reads skip the check and are sent again instead where
+        the connection was dropped (:meth:`_fetch`). A connection found dropped while it is set
+        up is replaced too.
 
         Once the schema is open (the ``vector`` extension exists), each connection is set up
         at its first use: it learns to send numpy vectors in pgvector's binary format, with
         pgvector's own adapter (``pgvector.psycopg``; formatting 384 floats as text cost about
-        0.3 ms a vector), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`; set with
-        each search, they cost a statement and psycopg's pipeline mode, about 0.15 ms).
+        0.3 ms a vector), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`).
         """
         import psycopg
         import psycopg_pool
