@@ -86,6 +86,7 @@ class _Commands(TyperGroup):
             if message[:2].istitle():  # click's "No such option" -> "no such option"
                 message = message[0].lower() + message[1:]
             ctx = getattr(error, "ctx", None)
+            message = _misplaced(ctx, getattr(error, "option_name", None)) or message
             _error(f"{message} (see '{ctx.command_path if ctx else 'memvault'} -h')")
             sys.exit(2)
         except _ClickException as error:
@@ -101,6 +102,25 @@ class _Commands(TyperGroup):
             _error(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _misplaced(ctx: Any, option: str | None) -> str:
+    """The message for an unknown option that another level of the command line takes, or "".
+
+    ``--dsn`` and ``--schema`` belong to ``memvault`` itself, before the command; ``--path``,
+    ``--json`` and the rest belong to the commands, after it.
+    """
+    if ctx is None or option is None:
+        return ""
+    root = ctx.find_root()
+    if ctx.parent is not None:  # a command's context: does memvault itself take it?
+        if any(option in param.opts for param in root.command.params):
+            return f"{option} goes before the command: 'memvault {option} ... {ctx.info_name} ...'"
+        return ""
+    commands = root.command.commands.values()
+    if any(option in param.opts for command in commands for param in command.params):
+        return f"{option} goes after the command: 'memvault COMMAND {option} ...'"
+    return ""
 
 
 app = typer.Typer(
@@ -163,8 +183,8 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
     ``create``, a schema that holds no store is an error (see ``PostgresBackend``).
 
     Raises:
-        InvalidArgumentError: If both a folder and a database are given the same way, or
-            the store is missing and not to be created.
+        click.UsageError: If both a folder and a database are given the same way (status 2).
+        InvalidArgumentError: If the store is missing and not to be created.
     """
     dsn, dsn_given, schema = _dsn[0]
     if dsn is None:
@@ -174,8 +194,8 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
         path_given = variable is None or Path(variable) != path
         if path_given and not dsn_given:
             return None
-        if path_given == dsn_given:
-            raise InvalidArgumentError(
+        if path_given == dsn_given:  # a usage error (status 2), as click's own are
+            raise _UsageError(
                 "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, "
                 "$MEMVAULT_DSN), not both"
             )

@@ -49,9 +49,9 @@ def test_commands_run_on_a_database(postgres_dsn, tmp_path):
     assert json.loads(_cli(other, "import", str(exported), "--json").stdout)["imported"] == 10
 
 
-def test_dsn_and_path_together_are_one_line_error(postgres_dsn, tmp_path):
+def test_dsn_and_path_together_are_a_one_line_usage_error(postgres_dsn, tmp_path):
     result = _cli(postgres_dsn, "stats", "--path", str(tmp_path), check=False)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("error: give a store folder") and "Traceback" not in (
         result.stderr + result.stdout
     )
@@ -82,7 +82,7 @@ def test_an_option_on_the_command_line_wins_over_the_other_ones_variable(postgre
     assert on_folder.exit_code == 0, on_folder.stderr
     assert (folder / "chroma.sqlite3").exists()  # --path on the command line, $MEMVAULT_DSN aside
     both = runner.invoke(app, ["stats"], env={"MEMVAULT_DSN": dsn, "MEMVAULT_PATH": str(folder)})
-    assert both.exit_code == 1 and both.stderr.startswith("error: give a store folder")
+    assert both.exit_code == 2 and both.stderr.startswith("error: give a store folder")
 
 
 def test_an_empty_dsn_on_the_command_line_is_refused(tmp_path):

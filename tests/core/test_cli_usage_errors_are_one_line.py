@@ -1,5 +1,6 @@
-"""A usage error (unknown option or command, missing argument, bad or out-of-range option value)
-prints one `error:` line naming the option and exits with status 2, before any store is made."""
+"""A usage error (unknown option or command, missing argument, bad or out-of-range option value,
+an option on the wrong side of the command) prints one `error:` line naming the option and exits
+with status 2, before any store is made."""
 
 import re
 
@@ -22,6 +23,9 @@ from tests.core.cli import EXAMPLE, cli
         (["ingest", str(EXAMPLE), "-n", "users/alice", "--ttl", "-5"], "'--ttl'"),
         (["cleanup", "--max-age", "0"], "'--max-age'"),
         (["forgot", "key", "-n", "users"], "no such command 'forgot'"),
+        (["stats", "--dsn", "postgresql://db"], "--dsn goes before the command"),
+        (["search", "tea", "--schema", "mine"], "--schema goes before the command"),
+        (["--json", "stats"], "--json goes after the command"),
     ],
 )
 def test_usage_error_is_one_line_with_status_2(tmp_path, args, message):
