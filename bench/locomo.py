@@ -34,6 +34,10 @@ fusion as before (k = 10, lexical weight 2), lexical and dense, and temporal rec
 
 Usage:
     uv run python bench/locomo.py ../shared/data/locomo [--conversations N] [--out DIR]
+        [--context B,A]
+
+``--context B,A`` remakes each turn's context with B turns before it and A after it
+(:func:`memvault.conversations.with_context`) instead of the library's default window.
 
 Prints the tables, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
 """
@@ -59,7 +63,7 @@ from cached_embedder import EMBEDDERS, CachedEmbedder  # noqa: E402
 
 from memvault import AgentMemory, MemoryStore  # noqa: E402
 from memvault.backends.base import Ranked  # noqa: E402
-from memvault.conversations import Turn, load_conversation  # noqa: E402
+from memvault.conversations import Turn, load_conversation, with_context  # noqa: E402
 from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
 
 KS = (1, 5, 10, 20)
@@ -262,17 +266,32 @@ SHIPPED = f"blend w={LEXICAL_WEIGHT} top"
 BEFORE = "rrf k=10 w=2"
 
 
+Window = tuple[int, int] | None
+"""Turns (before, after) in each turn's context, or None for the library's default."""
+
+
+def conversation_turns(file: Path, context: Window = None) -> list[Turn]:
+    """The file's turns as ``load_conversation`` reads them, the context window re-made when
+    ``context`` gives one."""
+    turns = load_conversation(file)
+    if context is not None:
+        turns = with_context(turns, before=context[0], after=context[1])
+    return turns
+
+
 def _recalls(ranked: list[str], wanted: set[str]) -> list[float]:
     return [len(set(ranked[:k]) & wanted) / len(wanted) for k in KS]
 
 
-def loco(data: Path, *, conversations: int | None, embedder: CachedEmbedder) -> dict:
+def loco(
+    data: Path, *, conversations: int | None, embedder: CachedEmbedder, context: Window = None
+) -> dict:
     """Per conversation: R@k of each fusion variant, lexical and dense; LOCO picks."""
     files = sorted(data.glob("*.json"))[:conversations]
     rows: dict[str, dict[str, list]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for file in files:
-            turns = load_conversation(file)
+            turns = conversation_turns(file, context)
             qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
             embedder.warm([q["question"] for q in qa], queries=True)
             embedder.warm([f"{t.text}\n{t.context}" for t in turns])
@@ -361,7 +380,12 @@ def loco_tables(result: dict) -> str:
 
 
 def run(
-    data: Path, *, conversations: int | None, systems: list[str], embedder: CachedEmbedder
+    data: Path,
+    *,
+    conversations: int | None,
+    systems: list[str],
+    embedder: CachedEmbedder,
+    context: Window = None,
 ) -> dict:
     """Score every system on the conversations in ``data``; returns the results dict."""
     files = sorted(data.glob("*.json"))[:conversations]
@@ -374,7 +398,7 @@ def run(
     questions = 0
     with tempfile.TemporaryDirectory() as tmp:
         for number, file in enumerate(files):
-            turns = load_conversation(file)
+            turns = conversation_turns(file, context)
             qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
             questions += len(qa)
             embedder.warm([q["question"] for q in qa], queries=True)
@@ -503,7 +527,19 @@ def main(argv: list[str] | None = None) -> dict:
         "--embedder", choices=EMBEDDERS, default="minilm", help="the model every system embeds with"
     )
     parser.add_argument("--vectors", type=Path, help="an .npz of vectors, read and saved")
+    parser.add_argument(
+        "--context",
+        metavar="B,A",
+        help="each turn's context window: B turns before, A after (default: the library's)",
+    )
     args = parser.parse_args(argv)
+    context: Window = None
+    if args.context:
+        try:
+            before, after = (int(n) for n in args.context.split(","))
+        except ValueError:
+            parser.error(f"--context takes B,A (two ints), got {args.context!r}")
+        context = (before, after)
     systems = [s.strip() for s in args.systems.split(",")]
     unknown = set(systems) - set(SYSTEMS)
     if unknown:
@@ -511,7 +547,14 @@ def main(argv: list[str] | None = None) -> dict:
     embedder = CachedEmbedder(EMBEDDERS[args.embedder]())
     if args.vectors:
         embedder.load(args.vectors)
-    results = run(args.data, conversations=args.conversations, systems=systems, embedder=embedder)
+    results = run(
+        args.data,
+        conversations=args.conversations,
+        systems=systems,
+        embedder=embedder,
+        context=context,
+    )
+    results["context"] = list(context) if context else None
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
     chart(results, args.out / "locomo.png")
@@ -521,7 +564,9 @@ def main(argv: list[str] | None = None) -> dict:
         print("\nThe agent-memory replay against the ingest path (hybrid, the same store)")
         print(replay_table(results))
     if not args.no_loco:
-        results["loco"] = loco(args.data, conversations=args.conversations, embedder=embedder)
+        results["loco"] = loco(
+            args.data, conversations=args.conversations, embedder=embedder, context=context
+        )
         (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
         print("\nLeave-one-conversation-out: hybrid fusion variants on the store's rankings")
         print(loco_tables(results["loco"]))

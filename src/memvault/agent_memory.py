@@ -801,12 +801,12 @@ class MemoryScope:
 
         A statement is stored with a ``context``, as an ingested conversation's turns are
         (:func:`memvault.conversations.with_context`, the same function): the turn's date
-        (``timestamp``, written as ``"1:56 pm on 8 May, 2023"``), then the message before it,
-        the whole message it is from and the message after it, each as ``speaker: text``
+        (``timestamp``, written as ``"1:56 pm on 8 May, 2023"``), then the two messages before
+        it, the whole message it is from and the message after it, each as ``speaker: text``
         (the speaker is a message's ``"name"``, else its role). The store embeds and indexes
         the context with the text (:func:`memvault.lexical.indexed_text`), so "Yes, last
         Friday!" is found by the question it answers; ``text`` stays what the user said. The
-        message before may be the last of the session's previous turn (this memory keeps the
+        messages before may be the last of the session's previous turns (this memory keeps the
         last turns of each namespace and session, see :mod:`memvault.turn_context`); when the
         message after is not in this turn (a turn that ends with the user's message), the
         memory's context is completed when the next turn of the session is saved, in one

@@ -14,11 +14,13 @@ Two shapes are read:
   ``blip_caption`` is appended to the turn's text.
 
 Each turn of a LoCoMo conversation also gets a ``context`` (:func:`with_context`; call it on
-chat-message turns too if wanted): the session's date and the neighbouring turns (one before,
-one after, within the same session), each as ``speaker: text``. The store embeds and indexes it
-with the text (see :func:`memvault.lexical.indexed_text`), which is how a short reply such as
-"Yes, last Friday!" is still found by what it answers; on the LoCoMo benchmark this lifted
-recall@10 of hybrid search from 0.59 to 0.77 (``bench/README.md``). Turns an agent saves one at
+chat-message turns too if wanted): the session's date and the neighbouring turns
+(:data:`CONTEXT_BEFORE` before, :data:`CONTEXT_AFTER` after, within the same session), each as
+``speaker: text``. The store embeds and indexes it with the text (see
+:func:`memvault.lexical.indexed_text`), which is how a short reply such as "Yes, last Friday!"
+is still found by what it answers; on the LoCoMo benchmark a window of one turn either side
+lifted recall@10 of hybrid search from 0.59 to 0.77, and two turns before it to 0.79
+(``bench/README.md``). Turns an agent saves one at
 a time (:meth:`memvault.MemoryScope.save_turns`) get their context from the same function
 (:mod:`memvault.turn_context`), dated with :func:`format_session_date`.
 
@@ -58,8 +60,13 @@ _MONTHS = (
 )
 LAST_DATED_SECOND = 253402300799
 """The last Unix second :func:`format_session_date` can write (9999-12-31 23:59:59 UTC)."""
-CONTEXT_TURNS = 1
-"""Neighbouring turns on each side that go into a turn's ``context``."""
+CONTEXT_BEFORE = 2
+"""Turns before a turn that go into its ``context`` (:func:`with_context`'s default). Two
+before and one after were chosen leave-one-conversation-out on the LoCoMo benchmark, out of
+windows from (1, 0) to (3, 2) (``bench/README.md``): a turn often answers, or goes on from,
+what was said just before it."""
+CONTEXT_AFTER = 1
+"""Turns after a turn that go into its ``context`` (:func:`with_context`'s default)."""
 
 
 @dataclass(frozen=True)
@@ -103,20 +110,31 @@ class Turn:
         return {name: value for name, value in fields.items() if value is not None}
 
 
-def with_context(turns: list[Turn], *, neighbours: int = CONTEXT_TURNS) -> list[Turn]:
+def with_context(
+    turns: list[Turn], *, before: int = CONTEXT_BEFORE, after: int = CONTEXT_AFTER
+) -> list[Turn]:
     """Give each turn its ``context``: session date and neighbouring turns of its session.
 
     Args:
         turns: Turns in conversation order.
-        neighbours: Turns taken on each side, ``>= 0``; turns of another session are not taken.
+        before: Turns taken before each turn, ``>= 0``.
+        after: Turns taken after each turn, ``>= 0``. Turns of another session are not taken
+            on either side.
 
     Returns:
         New turns, the same but with ``context`` set to lines ``session_date`` (when known),
-        then ``speaker: text`` for each turn of the window, the turn itself included.
+        then ``speaker: text`` for each turn of the window (from ``before`` turns before to
+        ``after`` turns after), the turn itself included.
+
+    Raises:
+        InvalidArgumentError: If ``before`` or ``after`` is negative.
     """
+    for name, count in (("before", before), ("after", after)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidArgumentError(f"{name} must be an int >= 0, got {shown(count)}")
     out = []
     for i, turn in enumerate(turns):
-        window = turns[max(0, i - neighbours) : i + neighbours + 1]
+        window = turns[max(0, i - before) : i + after + 1]
         lines = [turn.session_date] if turn.session_date else []
         lines += [f"{t.speaker}: {t.text}" for t in window if t.session == turn.session]
         out.append(replace(turn, context="\n".join(lines)))

@@ -2,7 +2,8 @@
 
 An ingested conversation is read whole, and :func:`memvault.conversations.with_context` gives
 each turn its ``context``: the session's date, then the turns from
-:data:`~memvault.conversations.CONTEXT_TURNS` before it to as many after it (itself included),
+:data:`~memvault.conversations.CONTEXT_BEFORE` before it to
+:data:`~memvault.conversations.CONTEXT_AFTER` after it (itself included),
 as ``speaker: text`` lines; the store embeds and indexes it with the text
 (:func:`memvault.lexical.indexed_text`). An agent hands its memory one turn at a time
 (:meth:`memvault.MemoryScope.save_turns`), so :class:`SessionTails` keeps, per namespace and
@@ -25,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memvault.conversations import (
-    CONTEXT_TURNS,
+    CONTEXT_AFTER,
+    CONTEXT_BEFORE,
     SKIPPED_ROLES,
     Turn,
     format_session_date,
@@ -35,7 +37,7 @@ from memvault.namespace import Namespace
 
 KEPT_SESSIONS = 1000
 """How many sessions :class:`SessionTails` keeps the last turns of (the most recently saved)."""
-KEPT_TURNS = 2 * CONTEXT_TURNS
+KEPT_TURNS = CONTEXT_BEFORE + CONTEXT_AFTER
 """Turns kept per session: those whose context may still lack following turns, and the turns
 before them that their context holds."""
 
@@ -146,7 +148,7 @@ class SessionTails:
         contexts = with_context([said.turn for said in earlier] + new)
         completions = []
         grown = list(earlier)
-        for index in range(max(0, len(earlier) - CONTEXT_TURNS), len(earlier)):
+        for index in range(max(0, len(earlier) - CONTEXT_AFTER), len(earlier)):
             said, now = earlier[index], contexts[index]
             stored, context = said.turn.context or "", now.context or ""
             if said.key is not None and context != stored:

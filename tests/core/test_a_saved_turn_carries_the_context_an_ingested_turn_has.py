@@ -1,7 +1,7 @@
 """A statement saved through the agent-memory layer carries the context an ingested turn has:
 the same function (``memvault.conversations.with_context``) over its session's turns, so the
-turn's date, the message before it (from the session's previous turn too), the whole message
-and the message after it; ``text`` stays the statement."""
+turn's date, the two messages before it (from the session's previous turns too), the whole
+message and the message after it; ``text`` stays the statement."""
 
 import time
 
@@ -50,6 +50,7 @@ def test_a_conversation_saved_turn_by_turn_has_the_contexts_of_its_ingested_turn
     assert saved == statements
     assert saved["I painted a lake sunrise last year."] == (  # the session ends there
         "1:56 pm on 8 May, 2023\n"
+        "Melanie: How was it?\n"
         "Caroline: It was powerful, I felt accepted.\n"
         "Melanie: I painted a lake sunrise last year."
     )
@@ -66,6 +67,7 @@ def test_a_statement_is_dated_and_framed_by_the_messages_around_it():
     assert item.text == "I am allergic to kiwi."
     assert item.value["context"] == (
         "1:57 pm on 8 May, 2023\n"
+        "user: Which fruit is safe for me?\n"
         "assistant: Apples are.\n"
         "user: Thanks! I am allergic to kiwi.\n"
         "assistant: Noted, no kiwi."

@@ -28,5 +28,5 @@ def test_facts_have_no_context_and_a_fallback_statement_has_one(caplog):
     assert "fact extraction failed" in caplog.text
     assert statement.value["kind"] == "turn"
     assert statement.value["context"] == (
-        "1:57 pm on 8 May, 2023\nassistant: Nice!\nuser: I work as a nurse."
+        "1:57 pm on 8 May, 2023\nuser: I live in Porto.\nassistant: Nice!\nuser: I work as a nurse."
     )

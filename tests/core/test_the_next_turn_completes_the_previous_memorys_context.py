@@ -45,7 +45,8 @@ def test_the_next_turn_completes_the_context_in_one_write(how):
     assert completed.value["mentions"] == 1  # completing is no new mention
     (last,) = [i for i in memory.scope(user_id="alice").list() if i.text != PIXEL]
     assert last.value["context"] == (
-        "1:58 pm on 8 May, 2023\nuser: Which food suits a kitten?\nuser: She is three months old."
+        f"1:58 pm on 8 May, 2023\nuser: {PIXEL}\nuser: Which food suits a kitten?\n"
+        "user: She is three months old."
     )
 
 

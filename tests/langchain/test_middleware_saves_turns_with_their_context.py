@@ -1,5 +1,5 @@
 """A statement MemoryMiddleware saves carries the context an ingested turn has: the date it was
-saved, the agent's reply before it (from the thread's previous run), the user's message and the
+saved, the two messages before it (the thread's previous run), the user's message and the
 agent's reply to it."""
 
 from langchain.agents import create_agent
@@ -19,7 +19,7 @@ def run(agent, text, thread):
     )
 
 
-def test_a_saved_statement_carries_the_reply_before_it_and_its_own_reply():
+def test_a_saved_statement_carries_the_run_before_it_and_its_own_reply():
     store = small_store()
     agent = create_agent(
         scripted("Congratulations! Which breed?", "A Maine Coon, lovely."),
@@ -32,6 +32,7 @@ def test_a_saved_statement_carries_the_reply_before_it_and_its_own_reply():
     item = store.get(("users", "ada"), memory_key("She is a Maine Coon."))
     assert item.text == "She is a Maine Coon."
     assert lines_after_the_date(item.value) == [
+        "user: I adopted a cat called Pixel.",
         "assistant: Congratulations! Which breed?",
         "user: Thanks! She is a Maine Coon.",
         "assistant: A Maine Coon, lovely.",
