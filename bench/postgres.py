@@ -13,7 +13,11 @@ as one user's memories among everyone's):
   with an HNSW cosine index, queried ``SELECT id, text ... WHERE ns = %s ORDER BY embedding <=> %s
   LIMIT k`` on one connection, vectors sent by pgvector's Python adapter (``register_vector``)
   and ``hnsw.iterative_scan = strict_order`` (pgvector 0.8's advice for filtered queries, so
-  that a filtered index scan returns k rows); the planner picks the index;
+  that a filtered index scan returns k rows); the planner picks the index. ``pgvector hybrid``
+  is pgvector's own hybrid search example (pgvector-python, ``examples/hybrid_search_rrf.py``):
+  the 20 nearest and the 20 best by ``ts_rank_cd`` over ``to_tsvector('english', text)``
+  (stored in a generated column with a GIN index), fused by reciprocal rank (k = 60) in one
+  statement, both halves scoped by ``ns = %s``;
 - ``memvault-embedded``: ``MemoryStore(folder)``, hybrid and dense.
 
 Part 1, LoCoMo (Maharana et al., ACL 2024): every turn of each conversation goes into its own
@@ -104,26 +108,55 @@ class PgvectorTable:
         for statement in (
             f"CREATE SCHEMA {schema}",
             f"CREATE TABLE {self.table} (id text NOT NULL, ns text NOT NULL, text text NOT NULL, "
-            f"embedding vector({dim}) NOT NULL, PRIMARY KEY (ns, id))",
+            f"embedding vector({dim}) NOT NULL, words tsvector GENERATED ALWAYS AS "
+            "(to_tsvector('english', text)) STORED, PRIMARY KEY (ns, id))",
             f"CREATE INDEX ON {self.table} USING hnsw (embedding vector_cosine_ops)",
+            f"CREATE INDEX ON {self.table} USING gin (words)",
             "SET hnsw.iterative_scan = strict_order",
         ):
             self.connection.execute(statement)
         self.query = (
             f"SELECT id, text FROM {self.table} WHERE ns = %s ORDER BY embedding <=> %s LIMIT %s"
         )
+        self.hybrid_query = f"""
+            WITH semantic_search AS (
+                SELECT id, RANK () OVER (ORDER BY embedding <=> %(embedding)s) AS rank
+                FROM {self.table} WHERE ns = %(ns)s
+                ORDER BY embedding <=> %(embedding)s
+                LIMIT 20
+            ),
+            keyword_search AS (
+                SELECT id, RANK () OVER (ORDER BY ts_rank_cd(words, query) DESC)
+                FROM {self.table}, plainto_tsquery('english', %(query)s) query
+                WHERE ns = %(ns)s AND words @@ query
+                ORDER BY ts_rank_cd(words, query) DESC
+                LIMIT 20
+            )
+            SELECT
+                COALESCE(semantic_search.id, keyword_search.id) AS id,
+                COALESCE(1.0 / (60 + semantic_search.rank), 0.0)
+                    + COALESCE(1.0 / (60 + keyword_search.rank), 0.0) AS score
+            FROM semantic_search
+            FULL OUTER JOIN keyword_search ON semantic_search.id = keyword_search.id
+            ORDER BY score DESC
+            LIMIT %(k)s"""
 
     def put(self, namespace: Namespace, memories: list[Memory]) -> None:
         ns = "/".join(namespace)
         with self.connection.transaction(), self.connection.cursor() as cur:
             cur.executemany(
-                f"INSERT INTO {self.table} VALUES (%s, %s, %s, %s)",
+                f"INSERT INTO {self.table} (id, ns, text, embedding) VALUES (%s, %s, %s, %s)",
                 [(m.key, ns, m.text, m.vector) for m in memories],
             )
 
     def search(self, namespace: Namespace, vector: np.ndarray, k: int) -> list[str]:
         rows = self.connection.execute(self.query, ("/".join(namespace), vector, k))
         return [row[0] for row in rows]
+
+    def hybrid(self, namespace: Namespace, question: str, vector: np.ndarray, k: int) -> list[str]:
+        """pgvector's hybrid search example, scoped to ``namespace`` (see the module docstring)."""
+        params = {"ns": "/".join(namespace), "query": question, "embedding": vector, "k": k}
+        return [row[0] for row in self.connection.execute(self.hybrid_query, params)]
 
     def plan(self, namespace: Namespace, vector: np.ndarray, k: int) -> str:
         """The scans of the server's plan for :meth:`search`, outermost first."""
@@ -223,6 +256,9 @@ class Systems:
         def pgvector(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
             return self.pgvector.search(namespace, vector, k)
 
+        def pgvector_hybrid(namespace: Namespace, question: str, vector: Any, k: int) -> list[str]:
+            return self.pgvector.hybrid(namespace, question, vector, k)
+
         systems = {
             "memvault-pg hybrid": memvault(self.memvault_pg, None),
             "memvault-pg dense": memvault(self.memvault_pg, "dense"),
@@ -230,6 +266,7 @@ class Systems:
         if self.langgraph is not None:
             systems["langgraph dense"] = langgraph(self.langgraph)
         systems["pgvector dense"] = pgvector
+        systems["pgvector hybrid"] = pgvector_hybrid
         if self.embedded is not None:
             systems["memvault-embedded hybrid"] = memvault(self.embedded, None)
             systems["memvault-embedded dense"] = memvault(self.embedded, "dense")
@@ -385,6 +422,9 @@ def scale(
             ),
             "search p50 memvault-pg hybrid / pgvector": round(
                 p50["memvault-pg hybrid"] / p50["pgvector dense"], 3
+            ),
+            "search p50 memvault-pg hybrid / pgvector hybrid": round(
+                p50["memvault-pg hybrid"] / p50["pgvector hybrid"], 3
             ),
         }
         if "langgraph dense" in p50:

@@ -88,6 +88,7 @@ def test_postgres_side_by_side_at_ci_size(tmp_path, locomo_dir):
     # Hybrid on Postgres keeps the embedded store's recall and is ahead of LangGraph's store.
     assert recall10["memvault-pg hybrid"] >= 0.95 * recall10["memvault-embedded hybrid"]
     assert recall10["memvault-pg hybrid"] > recall10["langgraph dense"]
+    assert recall10["memvault-pg hybrid"] > recall10["pgvector hybrid"]  # pgvector's own example
     assert all(0 < s["latency_ms"]["p50"] <= s["latency_ms"]["p95"] for s in systems.values())
     assert [(r["size"], r["shape"]) for r in got["scale"]] == [(1000, "few"), (1000, "many")]
     for run in got["scale"]:
