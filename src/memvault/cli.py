@@ -21,7 +21,6 @@ import datetime
 import enum
 import importlib.metadata
 import json
-import os
 import sys
 from collections.abc import Sequence
 from itertools import groupby
@@ -33,7 +32,12 @@ from rich.console import Console
 from rich.progress import track
 from typer.core import TyperGroup
 
-from memvault.backends.postgres import DEFAULT_SCHEMA, PostgresBackend, check_schema_name
+from memvault.backends.postgres import (
+    DEFAULT_SCHEMA,
+    PostgresBackend,
+    check_dsn,
+    check_schema_name,
+)
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
@@ -86,8 +90,9 @@ class _Commands(TyperGroup):
             if message[:2].istitle():  # click's "No such option" -> "no such option"
                 message = message[0].lower() + message[1:]
             ctx = getattr(error, "ctx", None)
-            message = _misplaced(ctx, getattr(error, "option_name", None)) or message
-            _error(f"{message} (see '{ctx.command_path if ctx else 'memvault'} -h')")
+            hint = f"see '{ctx.command_path if ctx else 'memvault'} -h'"
+            message, hint = _misplaced(ctx, getattr(error, "option_name", None)) or (message, hint)
+            _error(f"{message} ({hint})")
             sys.exit(2)
         except _ClickException as error:
             _error(error.format_message())
@@ -104,23 +109,34 @@ class _Commands(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-def _misplaced(ctx: Any, option: str | None) -> str:
-    """The message for an unknown option that another level of the command line takes, or "".
+def _misplaced(ctx: Any, option: str | None) -> tuple[str, str] | None:
+    """The message and help hint for an unknown option another level takes, or None.
 
     ``--dsn`` and ``--schema`` belong to ``memvault`` itself, before the command; ``--path``,
-    ``--json`` and the rest belong to the commands, after it.
+    ``--json`` and the rest belong to the commands, after it. ``--version`` and ``--help``,
+    which act at once, are left to click's own message.
     """
     if ctx is None or option is None:
-        return ""
+        return None
     root = ctx.find_root()
     if ctx.parent is not None:  # a command's context: does memvault itself take it?
-        if any(option in param.opts for param in root.command.params):
-            return f"{option} goes before the command: 'memvault {option} ... {ctx.info_name} ...'"
-        return ""
-    commands = root.command.commands.values()
-    if any(option in param.opts for command in commands for param in command.params):
-        return f"{option} goes after the command: 'memvault COMMAND {option} ...'"
-    return ""
+        if any(option in p.opts and not p.is_flag for p in root.command.params):
+            message = (
+                f"{option} goes before the command: 'memvault {option} ... {ctx.info_name} ...'"
+            )
+            return message, "see 'memvault -h'"
+        return None
+    commands = root.command.commands
+    names = [name for name, c in commands.items() if any(option in p.opts for p in c.params)]
+    if not names:
+        return None
+    if len(names) == len(commands):
+        return f"{option} goes after the command: 'memvault COMMAND {option} ...'", (
+            "see 'memvault COMMAND -h'"
+        )
+    usage = f"'memvault {names[0]} {option} ...'"
+    message = f"{option} is an option of {', '.join(names)}, after the command: {usage}"
+    return message, f"see 'memvault {names[0]} -h'"
 
 
 app = typer.Typer(
@@ -132,10 +148,24 @@ app = typer.Typer(
     add_completion=False,
 )
 
+_path_typed: list[bool] = [False]
+"""Whether the command line gave ``--path`` (not ``$MEMVAULT_PATH``); set as it is parsed."""
+
+
+def _path_source(ctx: typer.Context, param: Any, value: Path | None) -> Path | None:
+    """Record whether ``--path`` came from the command line (see :func:`_postgres`)."""
+    source = ctx.get_parameter_source(param.name)  # click's ParameterSource, as typer bundles it
+    _path_typed[0] = source is not None and source.name == "COMMANDLINE"
+    return value
+
+
 StorePath = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time on Python 3.10
     typer.Option(
-        "--path", envvar="MEMVAULT_PATH", help="Store folder (default: per-user data folder)."
+        "--path",
+        envvar="MEMVAULT_PATH",
+        help="Store folder (default: per-user data folder).",
+        callback=_path_source,
     ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
@@ -190,8 +220,7 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
     if dsn is None:
         return None
     if path is not None:
-        variable = os.environ.get("MEMVAULT_PATH")
-        path_given = variable is None or Path(variable) != path
+        path_given = _path_typed[0]
         if path_given and not dsn_given:
             return None
         if path_given == dsn_given:  # a usage error (status 2), as click's own are
@@ -316,10 +345,16 @@ def _root(
             param_hint="'--schema'",
         )
     if dsn:
-        try:
-            check_schema_name(schema)
-        except InvalidArgumentError as error:
-            raise typer.BadParameter(str(error), param_hint="'--schema'") from None
+        for option, check, value in (
+            ("--dsn", check_dsn, dsn),
+            ("--schema", check_schema_name, schema),
+        ):
+            try:
+                check(value)
+            except InvalidArgumentError as error:
+                raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
+            except ImportError:  # without psycopg, opening the store says what to install
+                pass
     _dsn[0] = (dsn or None, given, schema)
     ctx.call_on_close(_close_stores)
     if version:

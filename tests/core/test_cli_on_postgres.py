@@ -83,6 +83,15 @@ def test_an_option_on_the_command_line_wins_over_the_other_ones_variable(postgre
     assert (folder / "chroma.sqlite3").exists()  # --path on the command line, $MEMVAULT_DSN aside
     both = runner.invoke(app, ["stats"], env={"MEMVAULT_DSN": dsn, "MEMVAULT_PATH": str(folder)})
     assert both.exit_code == 2 and both.stderr.startswith("error: give a store folder")
+    # Where a value came from decides, not whether it equals the variable.
+    empty = tmp_path / "empty"  # the folder is chosen, and holds no store
+    variables = {"MEMVAULT_DSN": dsn, "MEMVAULT_PATH": str(empty)}
+    typed = runner.invoke(app, ["stats", "--path", str(empty)], env=variables)
+    assert typed.exit_code == 1 and typed.stderr.startswith(f"error: no memvault store at {empty}")
+    twice = runner.invoke(
+        app, ["--dsn", dsn, "stats", "--path", str(folder)], env={"MEMVAULT_PATH": str(folder)}
+    )
+    assert twice.exit_code == 2 and twice.stderr.startswith("error: give a store folder")
 
 
 def test_an_empty_dsn_on_the_command_line_is_refused(tmp_path):

@@ -26,6 +26,8 @@ from tests.core.cli import EXAMPLE, cli
         (["stats", "--dsn", "postgresql://db"], "--dsn goes before the command"),
         (["search", "tea", "--schema", "mine"], "--schema goes before the command"),
         (["--json", "stats"], "--json goes after the command"),
+        (["--ttl", "5", "stats"], "--ttl is an option of ingest, after the command"),
+        (["--dsn", "--json", "stats"], "invalid value for '--dsn'.*connection string"),
     ],
 )
 def test_usage_error_is_one_line_with_status_2(tmp_path, args, message):

@@ -161,6 +161,30 @@ def check_schema_name(schema: object) -> str:
     return schema
 
 
+def check_dsn(dsn: str) -> str:
+    """``dsn`` if it has the form of a PostgreSQL connection string (nothing is connected to).
+
+    Args:
+        dsn: A URI such as ``postgresql://user@host:5432/database``, or ``key=value`` pairs
+            such as ``host=... dbname=...`` (libpq's two forms).
+
+    Raises:
+        InvalidArgumentError: Naming both forms, for anything else.
+        ImportError: Without psycopg (``pip install 'memvault[postgres]'``).
+    """
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError as error:
+        raise InvalidArgumentError(
+            f"dsn is not a PostgreSQL connection string ({error}): give a URI such as "
+            "postgresql://user@host:5432/database, or 'host=... dbname=...'"
+        ) from error
+    return dsn
+
+
 def _quoted(word: str) -> str:
     return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
 
@@ -405,7 +429,6 @@ class PostgresBackend:
             import pgvector.psycopg  # noqa: F401 - used per connection (_connection)
             import psycopg
             import psycopg_pool
-            from psycopg.conninfo import conninfo_to_dict
         except ImportError as error:
             raise ImportError(
                 f"PostgresBackend needs psycopg 3, psycopg-pool and pgvector ({error.name} is "
@@ -449,13 +472,7 @@ class PostgresBackend:
         conninfo = given if isinstance(given, str) else ""
         self.address = _address(conninfo)
         if pool is None:
-            try:
-                conninfo_to_dict(conninfo)
-            except psycopg.ProgrammingError as error:
-                raise InvalidArgumentError(
-                    f"dsn is not a PostgreSQL connection string ({error}): give a URI such as "
-                    "postgresql://user@host:5432/database, or 'host=... dbname=...'"
-                ) from error
+            check_dsn(conninfo)
             with self._translated():
                 # Reach the server once before a pool exists: a server that is down fails
                 # here at once, not after the pool's timeout.
