@@ -152,7 +152,7 @@ _path_typed: list[bool] = [False]
 """Whether the command line gave ``--path`` (not ``$MEMVAULT_PATH``); set as it is parsed."""
 
 
-def _path_source(ctx: typer.Context, param: Any, value: Path | None) -> Path | None:
+def _path_source(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
     """Record whether ``--path`` came from the command line (see :func:`_postgres`)."""
     source = ctx.get_parameter_source(param.name)  # click's ParameterSource, as typer bundles it
     _path_typed[0] = source is not None and source.name == "COMMANDLINE"
