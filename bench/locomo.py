@@ -37,7 +37,8 @@ Usage:
         [--context B,A]
 
 ``--context B,A`` remakes each turn's context with B turns before it and A after it
-(:func:`memvault.conversations.with_context`) instead of the library's default window.
+(:func:`memvault.conversations.with_context`) instead of the library's default window; the
+``memvault agent`` replay keeps the library's window (``memvault.turn_context``).
 
 Prints the tables, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
 """

@@ -39,6 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import validate_time
 
@@ -127,11 +128,11 @@ def with_context(
         ``after`` turns after), the turn itself included.
 
     Raises:
-        InvalidArgumentError: If ``before`` or ``after`` is negative.
+        InvalidArgumentError: If ``before`` or ``after`` is not an int from 0 to
+            :data:`~memvault.arguments.MAX_COUNT`.
     """
-    for name, count in (("before", before), ("after", after)):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise InvalidArgumentError(f"{name} must be an int >= 0, got {shown(count)}")
+    check_count(before, "before", minimum=0)
+    check_count(after, "after", minimum=0)
     out = []
     for i, turn in enumerate(turns):
         window = turns[max(0, i - before) : i + after + 1]

@@ -50,5 +50,5 @@ def test_another_window_can_be_asked_for():
 @pytest.mark.parametrize(("argument", "count"), [("before", -1), ("after", 1.5), ("after", True)])
 def test_a_window_that_is_not_a_count_is_a_typed_error(argument, count):
     turns = parse_locomo(CONVERSATION, source="chat")
-    with pytest.raises(InvalidArgumentError, match=f"{argument} must be an int >= 0"):
+    with pytest.raises(InvalidArgumentError, match=f"{argument} must be an int from 0"):
         with_context(turns, **{argument: count})
