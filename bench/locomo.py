@@ -25,12 +25,8 @@ statements are stored (questions and pleasantries are not memories), repeats mer
 memory, and each memory's context is built as the turns are saved (the next turn completes the
 previous memory's). A memory stands for the turns it was saved from, in saving order.
 
-Then, leave-one-conversation-out (LOCO), for the store's hybrid fusion: per conversation and
-question, the store's dense and lexical top :data:`~memvault.fusion.FUSION_DEPTH` (with their
-scores) are fused by every variant of :data:`FUSIONS`; for each conversation the variant with
-the best mean of R@1/5/10/20 on the other conversations is picked and scored on it. The table
-gives, per conversation, hybrid as shipped, the variant LOCO picked (held out), reciprocal rank
-fusion as before (k = 10, lexical weight 2), lexical and dense, and temporal recall (category 2).
+How the store's ranking constants were chosen (leave one conversation out) is
+``bench/ranking_choice.py``'s job.
 
 Usage:
     uv run python bench/locomo.py ../shared/data/locomo [--conversations N] [--out DIR]
@@ -52,7 +48,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from itertools import groupby
 from pathlib import Path
 
@@ -63,9 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cached_embedder import EMBEDDERS, CachedEmbedder  # noqa: E402
 
 from memvault import AgentMemory, MemoryStore  # noqa: E402
-from memvault.backends.base import Ranked  # noqa: E402
 from memvault.conversations import Turn, load_conversation, with_context  # noqa: E402
-from memvault.fusion import FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
 
 KS = (1, 5, 10, 20)
 DEPTH = max(KS)
@@ -218,55 +212,6 @@ SYSTEMS: dict[str, Callable] = {
 
 # -- leave-one-conversation-out choice of the fusion ------------------------------------------
 
-Fusion = Callable[[list, list], list]
-
-
-def fuse(rankings: Sequence[Ranked], weights: Sequence[float], *, k: int = 10) -> Ranked:
-    """Reciprocal rank fusion of rankings.
-
-    Args:
-        rankings: Lists of ``(id, score)``, best first; scores are ignored.
-        weights: One weight per list.
-        k: The rank constant (10 in the store before score fusion).
-
-    Returns:
-        Every id found, by fused score ``sum(weight / (k + rank))``, best first; ties by id.
-    """
-    scores: dict[str, float] = {}
-    for ranking, weight in zip(rankings, weights):
-        for rank, (item_id, _) in enumerate(ranking, 1):
-            scores[item_id] = scores.get(item_id, 0.0) + weight / (k + rank)
-    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-
-
-def _rrf(k: int, weight: float) -> Fusion:
-    return lambda dense, lexical: fuse([dense, lexical], [1.0, weight], k=k)
-
-
-def _blend(weight: float, keep_top: bool) -> Fusion:
-    def fused(dense: list, lexical: list) -> list:
-        ranked = blend(dense, lexical, weight=weight)
-        if keep_top or not lexical:
-            return ranked
-        scores = dict(ranked)
-        scores[lexical[0][0]] -= 0.5  # the score alone, without keeping the top first
-        return sorted(scores.items(), key=lambda p: (-p[1], p[0]))
-
-    return fused
-
-
-FUSIONS: dict[str, Fusion] = {
-    **{f"rrf k={k} w={w}": _rrf(k, w) for k in (5, 10, 20, 60) for w in (1, 2, 3)},
-    **{
-        f"blend w={w}{' top' if top else ''}": _blend(w, top)
-        for w in (0.5, 0.6, 0.7, 0.8, 0.9)
-        for top in (False, True)
-    },
-}
-SHIPPED = f"blend w={LEXICAL_WEIGHT} top"
-BEFORE = "rrf k=10 w=2"
-
-
 Window = tuple[int, int] | None
 """Turns (before, after) in each turn's context, or None for the library's default."""
 
@@ -282,76 +227,6 @@ def conversation_turns(file: Path, context: Window = None) -> list[Turn]:
 
 def _recalls(ranked: list[str], wanted: set[str]) -> list[float]:
     return [len(set(ranked[:k]) & wanted) / len(wanted) for k in KS]
-
-
-def loco(
-    data: Path, *, conversations: int | None, embedder: CachedEmbedder, context: Window = None
-) -> dict:
-    """Per conversation: R@k of each fusion variant, lexical and dense; LOCO picks."""
-    files = sorted(data.glob("*.json"))[:conversations]
-    rows: dict[str, dict[str, list]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for file in files:
-            turns = conversation_turns(file, context)
-            qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
-            embedder.warm([q["question"] for q in qa], queries=True)
-            embedder.warm([f"{t.text}\n{t.context}" for t in turns])
-            store = MemoryStore(Path(tmp) / file.stem, embedder=embedder)
-            namespace = ("locomo", file.stem)
-            for _, session in groupby(turns, key=lambda t: t.session):
-                session = list(session)
-                store.put_many(
-                    namespace,
-                    [(t.key, t.value()) for t in session],
-                    timestamp=session[0].timestamp,
-                )
-            got: dict[str, list] = defaultdict(list)
-            for q in qa:
-                wanted = evidence_ids(q)
-                ranked = {
-                    mode: [
-                        (hit.value["turn_id"], hit.score)
-                        for hit in store.search(
-                            namespace, query=q["question"], limit=FUSION_DEPTH, mode=mode
-                        )
-                    ]
-                    for mode in ("dense", "lexical")
-                }
-                got["category"].append(q["category"])
-                for mode, pairs in ranked.items():
-                    got[mode].append(_recalls([i for i, _ in pairs], wanted))
-                for name, fusion in FUSIONS.items():
-                    fused = fusion(ranked["dense"], ranked["lexical"])
-                    got[name].append(_recalls([i for i, _ in fused], wanted))
-            store.close()
-            rows[file.stem] = got
-    held: dict[str, str] = {}
-    for conv in rows:
-        others = [c for c in rows if c != conv] or [conv]
-        held[conv] = max(
-            FUSIONS,
-            key=lambda n: float(np.mean(np.concatenate([rows[c][n] for c in others]))),
-        )
-    out: dict = {"picked": held, "conversations": {}}
-    for conv, got in rows.items():
-        temporal = np.array(got["category"]) == 2
-        entry = {}
-        for label, name in [
-            ("hybrid (shipped)", SHIPPED),
-            ("LOCO pick, held out", held[conv]),
-            ("rrf before", BEFORE),
-            ("lexical", "lexical"),
-            ("dense", "dense"),
-        ]:
-            values = np.array(got[name])
-            entry[label] = {
-                "all": [round(float(v), 4) for v in values.mean(0)],
-                "temporal": [round(float(v), 4) for v in values[temporal].mean(0)],
-                "questions": len(values),
-                "temporal_questions": int(temporal.sum()),
-            }
-        out["conversations"][conv] = entry
-    return out
 
 
 def loco_tables(result: dict) -> str:
@@ -523,7 +398,6 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--conversations", type=int, help="only the first N files (sorted)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    parser.add_argument("--no-loco", action="store_true", help="skip the LOCO fusion tables")
     parser.add_argument(
         "--embedder", choices=EMBEDDERS, default="minilm", help="the model every system embeds with"
     )
@@ -564,13 +438,6 @@ def main(argv: list[str] | None = None) -> dict:
     if {"memvault", "memvault agent"} <= set(systems):
         print("\nThe agent-memory replay against the ingest path (hybrid, the same store)")
         print(replay_table(results))
-    if not args.no_loco:
-        results["loco"] = loco(
-            args.data, conversations=args.conversations, embedder=embedder, context=context
-        )
-        (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
-        print("\nLeave-one-conversation-out: hybrid fusion variants on the store's rankings")
-        print(loco_tables(results["loco"]))
     if args.vectors:
         embedder.save(args.vectors)
     print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")

@@ -33,11 +33,14 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"\w+")
 
-BM25_K1 = 1.2
-"""BM25's term-frequency saturation (Lucene's and FTS5's value)."""
+BM25_K1 = 2.5
+"""BM25's term-frequency saturation. Chosen with :data:`BM25_B` leave-one-conversation-out on
+the LoCoMo benchmark, out of 0.8 to 3.0 (``bench/README.md``); Lucene and FTS5 use 1.2."""
 
-BM25_B = 0.75
-"""BM25's length normalisation (Lucene's and FTS5's value)."""
+BM25_B = 0.1
+"""BM25's length normalisation: little, since a memory's length says more about the context
+stored with it than about its topic. Chosen leave-one-conversation-out on the LoCoMo benchmark,
+out of 0 to 0.75 (``bench/README.md``); Lucene and FTS5 use 0.75."""
 
 MAX_WORD = 500
 """Longer "words" (in characters) are not indexed: a Postgres ``tsvector`` word holds at most
@@ -146,12 +149,19 @@ def query_terms(query: str) -> list[str]:
 
 
 def bm25(
-    frequencies: np.ndarray, lengths: np.ndarray, *, documents: int, mean_length: float
+    frequencies: np.ndarray,
+    lengths: np.ndarray,
+    *,
+    documents: int,
+    mean_length: float,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
 ) -> np.ndarray:
     """Okapi BM25 scores of the records that hold a query term (Robertson et al., TREC-3, 1994).
 
     ``score = sum over terms of idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / mean))``
-    with ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``, :data:`BM25_K1` and :data:`BM25_B`: the
+    with ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))`` (``k1`` :data:`BM25_K1` and ``b``
+    :data:`BM25_B` unless told, the values every backend ranks with): the
     form of Lucene's ``BM25Similarity``, whose idf stays positive when a word is in half of a
     small scope's records or more (the idf of Robertson et al., which FTS5's ``bm25()`` uses,
     falls to zero there: "tea" would not count among one user's four memories if two held it).
@@ -164,6 +174,8 @@ def bm25(
         lengths: Each record's length in words, shape ``(records,)``.
         documents: ``N``, how many records the scope holds (``>= records``).
         mean_length: Their mean length in words (a value below 1 counts as 1).
+        k1: Term-frequency saturation, ``> 0``.
+        b: Length normalisation, in ``[0, 1]``.
 
     Returns:
         The scores, shape ``(records,)``; ``> 0`` for a record holding a query term.
@@ -171,5 +183,5 @@ def bm25(
     frequencies = np.asarray(frequencies, dtype=np.float64)
     held = (frequencies > 0).sum(axis=0)
     idf = np.log1p((documents - held + 0.5) / (held + 0.5))
-    norm = BM25_K1 * (1 - BM25_B + BM25_B * np.asarray(lengths, np.float64) / max(mean_length, 1))
-    return (idf * frequencies * (BM25_K1 + 1) / (frequencies + norm[:, None])).sum(axis=1)
+    norm = k1 * (1 - b + b * np.asarray(lengths, np.float64) / max(mean_length, 1))
+    return (idf * frequencies * (k1 + 1) / (frequencies + norm[:, None])).sum(axis=1)

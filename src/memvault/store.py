@@ -45,6 +45,7 @@ from memvault.items import (
 )
 from memvault.lexical import indexed_text
 from memvault.namespace import Namespace, is_utf8, validate_key, validate_namespace
+from memvault.periods import Period, named_periods
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin
 
@@ -63,6 +64,22 @@ FINGERPRINT_PROBE = "memvault embedder fingerprint: the quick brown fox jumps ov
 FINGERPRINT_MIN_COSINE = 0.999
 """Cosine similarity a reopening embedder's probe embedding must reach against the recorded
 one; far above what two different models give, far below float noise between runs."""
+
+
+def _stored_in(periods: list[Period], backend: Backend, top: tuple[Ranked, Ranked]) -> set[str]:
+    """Ids of the items of ``top`` created in one of ``periods`` (or just after them).
+
+    The records are read in one call, and only when there is a period (see
+    :meth:`~memvault.periods.Period.holds`).
+    """
+    if not periods:
+        return set()
+    ids = list(dict.fromkeys(item_id for ranking in top for item_id, _ in ranking))
+    return {
+        record.id
+        for record in backend.get(ids)
+        if record is not None and any(period.holds(record.created_at) for period in periods)
+    }
 
 
 def _item(
@@ -453,8 +470,10 @@ class MemoryStore:
             mode: How a query ranks: ``"dense"`` by cosine similarity of embeddings (score
                 in ``[-1, 1]``); ``"lexical"`` by BM25 over the indexed words (score > 0;
                 items sharing no word with the query are not found); ``"hybrid"`` fuses both
-                by their normalised scores, the best lexical match first (see
-                :mod:`memvault.fusion` for the score, the order and its paging). Namespace,
+                by their normalised scores, the best lexical match first, and ranks higher
+                the items created in a period the query names, such as "in July 2022" (see
+                :mod:`memvault.fusion` for the score, the order and its paging, and
+                :mod:`memvault.periods` for the dates read). Namespace,
                 liveness and filter apply the same in every mode. Default: the store's
                 ``search_mode``.
 
@@ -498,7 +517,8 @@ class MemoryStore:
             top = backend.both_rankings(
                 query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
             )
-            page = hybrid_page(top, dense, offset=offset, limit=limit)
+            dated = _stored_in(named_periods(query), backend, top)
+            page = hybrid_page(top, dense, offset=offset, limit=limit, dated=dated)
             found, score_type = with_records(backend, page), "hybrid"
         return [_item(record, score, score_type) for record, score in found if record.live(now)]
 
