@@ -85,7 +85,7 @@ def _number(text: str | None) -> int | None:
 
 
 def named_periods(query: str) -> list[Period]:
-    """The periods a query names, in the order it names them (see the module docstring).
+    """The distinct periods a query names, in the order it names them (see the module docstring).
 
     Args:
         query: A natural-language query, e.g. ``"Where did Joanna travel in July 2022?"``.
@@ -113,4 +113,4 @@ def named_periods(query: str) -> list[Period]:
             found.append(_period(int(year), _number(month), _number(day)))
         except ValueError:  # no such date (31 February, month 13, year 0)
             continue
-    return found
+    return list(dict.fromkeys(found))
