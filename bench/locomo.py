@@ -210,7 +210,7 @@ SYSTEMS: dict[str, Callable] = {
 }
 
 
-# -- leave-one-conversation-out choice of the fusion ------------------------------------------
+# -- turns and recall@k, shared with the other LoCoMo scripts ---------------------------------
 
 Window = tuple[int, int] | None
 """Turns (before, after) in each turn's context, or None for the library's default."""

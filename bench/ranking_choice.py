@@ -5,10 +5,10 @@ lexical share of the fused score (:data:`memvault.fusion.LEXICAL_WEIGHT`), the b
 stored in a period the question names (:data:`memvault.fusion.DATE_BONUS`) and the days after
 a period that still count (:data:`memvault.periods.DATE_SLACK`).
 
-Each conversation of ``data`` is stored as ``bench/locomo.py`` stores it (its turns with the
-library's context window, each turn created at its session's date); for every question with
-evidence, the store's two rankings are made here with the library's own parts, for every
-setting of :data:`GRID`: BM25 by :func:`memvault.lexical.bm25` over the words of
+Each conversation of ``data`` is read as ``bench/locomo.py`` stores it (its turns with the
+library's context window, each turn created at its session's date), but not stored: for
+every question with evidence, the store's two rankings are made here with the library's own
+parts, for every setting of :data:`GRID`: BM25 by :func:`memvault.lexical.bm25` over the words of
 :func:`memvault.lexical.indexed_text` (the store's scores, with ``k1`` and ``b`` varied), the
 dense ranking by cosine of the same MiniLM vectors the store keeps, both fused by
 :func:`memvault.fusion.blend` with the dates :func:`memvault.periods.named_periods` reads.
@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cached_embedder import CachedEmbedder  # noqa: E402
-from locomo import KS, conversation_turns, evidence_ids  # noqa: E402
+from locomo import _recalls, conversation_turns, evidence_ids  # noqa: E402
 
 from memvault.fusion import DATE_BONUS, FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
 from memvault.lexical import BM25_B, BM25_K1, bm25, indexed_text, query_terms, terms_of  # noqa: E402
@@ -133,10 +133,6 @@ class Conversation:
         }
 
 
-def recalls(ranked: list[str], wanted: set[str]) -> list[float]:
-    return [len(set(ranked[:k]) & wanted) / len(wanted) for k in KS]
-
-
 def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
     """R@k of every question for every setting (and lexical alone per BM25 setting)."""
     got: dict = {}
@@ -144,7 +140,7 @@ def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
         for k1, b in dict.fromkeys((s.k1, s.b) for s in grid):
             lexical = [conv.lexical(q, k1, b) for q in range(len(conv.wanted))]
             got[(("lexical", k1, b), conv.name)] = np.array(
-                [recalls([i for i, _ in lex], w) for lex, w in zip(lexical, conv.wanted)]
+                [_recalls([i for i, _ in lex], w) for lex, w in zip(lexical, conv.wanted)]
             )
             for setting in (s for s in grid if (s.k1, s.b) == (k1, b)):
                 rows = []
@@ -157,7 +153,7 @@ def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
                         dated=dated,
                         bonus=setting.bonus,
                     )
-                    rows.append(recalls([i for i, _ in fused], wanted))
+                    rows.append(_recalls([i for i, _ in fused], wanted))
                 got[(setting, conv.name)] = np.array(rows)
     return got
 
@@ -181,10 +177,11 @@ def tables(got: dict, conversations: list[Conversation], chosen: dict) -> tuple[
     names = [c.name for c in conversations]
     temporal = {c.name: c.temporal for c in conversations}
     rows: dict = {}
+    held = "held out" if len(names) > 1 else "picked on itself"  # one conversation: no other
     for name in names:
         pick = chosen["held_out"][name]
         rows[name] = {
-            "held out": got[(pick, name)],
+            held: got[(pick, name)],
             "shipped": got[(SHIPPED, name)],
             "before": got[(BEFORE, name)],
             "lexical (shipped k1, b)": got[(("lexical", SHIPPED.k1, SHIPPED.b), name)],

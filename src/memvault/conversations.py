@@ -42,23 +42,10 @@ from typing import Any
 from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import validate_time
+from memvault.periods import MONTH_NAMES
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 LAST_DATED_SECOND = 253402300799
 """The last Unix second :func:`format_session_date` can write (9999-12-31 23:59:59 UTC)."""
 CONTEXT_BEFORE = 2
@@ -169,7 +156,7 @@ def format_session_date(seconds: float, *, field: str = "seconds") -> str:
     moment = datetime.fromtimestamp(seconds, timezone.utc)
     hour = moment.hour % 12 or 12
     noon = "am" if moment.hour < 12 else "pm"
-    month = _MONTHS[moment.month - 1]
+    month = MONTH_NAMES[moment.month - 1]
     return f"{hour}:{moment.minute:02d} {noon} on {moment.day} {month}, {moment.year}"
 
 

@@ -7,8 +7,10 @@ normalisation over its top :data:`FUSION_DEPTH` (the best item of a list gets 1,
     LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
 
 (an item missing from a list gets that list's 0). When the query names a calendar period
-(:mod:`memvault.periods`), items stored in it get :data:`DATE_BONUS` more and the sum is
-divided by ``1 + DATE_BONUS``. The lexical ranking's first item is kept
+(:mod:`memvault.periods`), the items of the two tops created in it, or up to
+:data:`~memvault.periods.DATE_SLACK` after it, get :data:`DATE_BONUS` more, and when there is
+such an item every fused score is divided by ``1 + DATE_BONUS`` (scores compare within one
+query, as ever). The lexical ranking's first item is kept
 first, so that fusion never moves the best lexical match off the top: on the LoCoMo benchmark
 lexical search alone is right at rank 1 more often than any fusion tried, while fusion finds
 more at ranks 2-20 (``bench/README.md``). Reported scores are in ``[0, 1]``: half the fused
@@ -36,13 +38,14 @@ from collections.abc import Callable, Collection
 from memvault.backends.base import Ranked
 
 LEXICAL_WEIGHT = 0.7
-"""Share of the normalised lexical score in the fused score (the dense share is the rest).
-Chosen leave-one-conversation-out on the LoCoMo benchmark (``bench/README.md``)."""
+"""Share of the normalised lexical score in the fused score (the dense share is the rest), out
+of 0.6, 0.7 and 0.8. With BM25's constants and the date bonus, the best of 900 settings on the
+five LoCoMo conversations of ``../shared`` (``bench/ranking_choice.py``; held out, leaving one
+conversation out, such a choice scores R@10 0.795: ``bench/README.md``)."""
 
 DATE_BONUS = 0.6
 """Added to the fused score of an item stored in a period the query names (before the sum is
-brought back to ``[0, 1]``). Chosen leave-one-conversation-out on the LoCoMo benchmark, out of
-0, 0.2, 0.4 and 0.6 (``bench/README.md``)."""
+brought back to ``[0, 1]``), out of 0, 0.2, 0.4 and 0.6, chosen with :data:`LEXICAL_WEIGHT`."""
 
 FUSION_DEPTH = 100
 """How many items of each ranking are fused (see the module docstring)."""

@@ -34,13 +34,15 @@ STOPWORDS = frozenset(
 _WORD = re.compile(r"\w+")
 
 BM25_K1 = 2.5
-"""BM25's term-frequency saturation. Chosen with :data:`BM25_B` leave-one-conversation-out on
-the LoCoMo benchmark, out of 0.8 to 3.0 (``bench/README.md``); Lucene and FTS5 use 1.2."""
+"""BM25's term-frequency saturation, out of 0.8 to 3.0. With :data:`BM25_B` and the fusion's
+constants, the best of 900 settings on the five LoCoMo conversations of ``../shared``
+(``bench/ranking_choice.py``; held out, leaving one conversation out, such a choice scores
+R@10 0.795: ``bench/README.md``). Lucene and FTS5 use 1.2."""
 
 BM25_B = 0.1
 """BM25's length normalisation: little, since a memory's length says more about the context
-stored with it than about its topic. Chosen leave-one-conversation-out on the LoCoMo benchmark,
-out of 0 to 0.75 (``bench/README.md``); Lucene and FTS5 use 0.75."""
+stored with it than about its topic. Out of 0 to 0.75, chosen with :data:`BM25_K1`. Lucene
+and FTS5 use 0.75."""
 
 MAX_WORD = 500
 """Longer "words" (in characters) are not indexed: a Postgres ``tsvector`` word holds at most

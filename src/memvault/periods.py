@@ -7,39 +7,58 @@ it last night"), which share no word with the date. A memory's time is its ``cre
 a conversation turn, when it was said.
 
 Read are a day (``1 May, 2022``, ``3June, 2022``, ``May 1st, 2022``, ``2022-05-01``), a month
-(``July 2022``, ``Jan, 2023``, ``2022-07``) and a year (``2022``, from 1900 to 2099 when it
-stands alone); month names in English, in full or cut to three letters (``Sept`` too), in any
-case. A month or day without a year ("last May", "on the 3rd") names no period: its year
-would have to be guessed. Dates that do not exist (``31 February, 2023``) are skipped. Periods
-are UTC.
+(``July 2022``, ``Jan, 2023``, ``2022-07``) and a year (``in 2022``, ``during 2019``: a year
+alone, from 1900 to 2099, only after a word such as "in", "since", "before" or "year", so that
+"2000 steps" names no year); month names in English whatever the locale, in full or cut to
+three letters (``Sept`` too), in any case; ASCII digits only. A month or day without a year
+("last May", "on the 3rd") names no period: its year would have to be guessed. Dates that do
+not exist (``31 February, 2023``) are skipped. Periods are UTC days: what was said early on
+the named day east of UTC falls on the day before it.
 """
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 DATE_SLACK = 7 * 86400.0
 """Seconds after a period's end in which a memory still counts as of that period: what
-happened on a day is often told in the days after it ("last Friday"). Seven days were chosen
-leave-one-conversation-out on the LoCoMo benchmark, out of 0, 7 and 31 (``bench/README.md``)."""
+happened on a day is often told in the days after it ("last Friday"). Out of 0, 7 and 31 days,
+chosen with :data:`memvault.fusion.DATE_BONUS`."""
 
-_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): number for number, name in enumerate(calendar.month_abbr) if name})
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+"""English month names, January first: the same whatever the process's locale (``calendar``'s
+names follow ``LC_TIME``)."""
+
+_MONTHS = {name.lower(): number for number, name in enumerate(MONTH_NAMES, 1)}
+_MONTHS.update({name[:3]: number for name, number in _MONTHS.items()})
 _MONTHS["sept"] = 9
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?"
+_YEAR_CUES = "in|during|since|from|until|till|through|before|after|by|of|early|late|mid|year"
 _PATTERN = re.compile(
     rf"""
-    \b(?P<iso_year>\d{{4}})-(?P<iso_month>\d{{2}})(?:-(?P<iso_day>\d{{2}}))?\b
+    (?<![\d-])(?P<iso_year>\d{{4}})-(?P<iso_month>\d{{2}})(?:-(?P<iso_day>\d{{2}}))?(?!-?\d)
     | \b(?P<day>{_DAY})\s*(?:of\s+)?(?P<month>{_MONTH})\.?,?\s+(?P<year>\d{{4}})\b
     | \b(?P<month2>{_MONTH})\.?\s+(?P<day2>{_DAY}),?\s+(?P<year2>\d{{4}})\b
     | \b(?P<month3>{_MONTH})\.?,?\s+(?P<year3>\d{{4}})\b
-    | \b(?P<year4>19\d\d|20\d\d)\b
+    | \b(?:{_YEAR_CUES})\s+(?P<year4>19\d\d|20\d\d)\b(?![.,]?\d)
     """,
-    re.IGNORECASE | re.VERBOSE,
+    re.IGNORECASE | re.VERBOSE | re.ASCII,
 )
 
 

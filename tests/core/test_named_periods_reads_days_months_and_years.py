@@ -29,7 +29,9 @@ def days(query):
             "2022-05-01 or 2022-07",
             [(date(2022, 5, 1), date(2022, 5, 2)), (date(2022, 7, 1), date(2022, 8, 1))],
         ),
+        ("2022-05-01T10:00:00Z", [(date(2022, 5, 1), date(2022, 5, 2))]),
         ("What happened in 2019?", [(date(2019, 1, 1), date(2020, 1, 1))]),
+        ("since early 2021, she", [(date(2021, 1, 1), date(2022, 1, 1))]),
     ],
 )
 def test_a_day_a_month_or_a_year_is_read(query, expected):
@@ -44,6 +46,11 @@ def test_a_day_a_month_or_a_year_is_read(query, expected):
         "31 February, 2023",  # no such day
         "2022-13",  # no such month
         "1200 calories in 1850",  # a bare number outside 1900-2099 is no year
+        "I walked 2000 steps",  # a number alone is a year only after "in", "since", ...
+        "Did she read 1984?",
+        "It cost 2022 dollars",
+        "covid-2019, version 2.2022",
+        "part 2022-05-1234",
         "Marcus bought 3 bikes",
     ],
 )

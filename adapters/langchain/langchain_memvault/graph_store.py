@@ -238,8 +238,8 @@ class MemvaultLangGraphStore(BaseStore):
       Several fields are joined into one embedded text (``InMemoryStore`` embeds each and keeps
       the best score). ``"$"`` in ``put(index=[...])`` is the whole value, as in ``fields``.
     - Query scores are the memvault store's ``search_mode``: cosine similarity, as LangGraph's,
-      with ``MemoryStore(..., search_mode="dense")``; the default ``"hybrid"`` ranks by fused
-      BM25 and embedding ranks (better recall on conversation memory), with rank-based scores.
+      with ``MemoryStore(..., search_mode="dense")``; the default ``"hybrid"`` ranks by fused,
+      normalised BM25 and embedding scores in ``[0, 1]`` (better recall on conversation memory).
     - Without a query, the most recently updated come first (as ``PostgresStore``), unranked
       items after a query too; paging past the ranked items pages through the unranked ones
       (``InMemoryStore`` repeats the first of them on every such page).
