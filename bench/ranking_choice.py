@@ -136,21 +136,23 @@ class Conversation:
 def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
     """R@k of every question for every setting (and lexical alone per BM25 setting)."""
     got: dict = {}
+    slacks = {s.slack_days for s in grid if s.bonus}
     for conv in conversations:
+        questions = range(len(conv.wanted))
+        dated = {slack: [conv.dated(q, slack) for q in questions] for slack in slacks}
         for k1, b in dict.fromkeys((s.k1, s.b) for s in grid):
-            lexical = [conv.lexical(q, k1, b) for q in range(len(conv.wanted))]
+            lexical = [conv.lexical(q, k1, b) for q in questions]
             got[(("lexical", k1, b), conv.name)] = np.array(
                 [_recalls([i for i, _ in lex], w) for lex, w in zip(lexical, conv.wanted)]
             )
             for setting in (s for s in grid if (s.k1, s.b) == (k1, b)):
                 rows = []
                 for q, wanted in enumerate(conv.wanted):
-                    dated = conv.dated(q, setting.slack_days) if setting.bonus else set()
                     fused = blend(
                         conv.dense[q],
                         lexical[q],
                         weight=setting.weight,
-                        dated=dated,
+                        dated=dated[setting.slack_days][q] if setting.bonus else (),
                         bonus=setting.bonus,
                     )
                     rows.append(_recalls([i for i, _ in fused], wanted))

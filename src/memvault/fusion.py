@@ -27,8 +27,8 @@ at any depth; a page within the fused block costs two rankings of :data:`FUSION_
 (one query where the backend fetches both at once), a deeper one a dense ranking reaching its
 end.
 
-Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009), which the store used
-before, is kept in ``bench/locomo.py`` for comparison.
+Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009) was the store's fusion
+before; ``bench/README.md`` compares the two.
 """
 
 from __future__ import annotations
