@@ -3,6 +3,7 @@ READMEs' examples have been run (their stores and exports lie where the examples
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,12 @@ LEFT_BEHIND = [
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder holding the three sdists and wheels."""
+    """The folder holding the three sdists and wheels.
+
+    Built offline without build isolation, by the hatchling locked in the dev group: an isolated
+    build resolves hatchling (and, below Python 3.11, tomli) from uv's cache, which holds them
+    or not depending on what ran on the machine before.
+    """
     uv = external.uv_command()
     checkout = tmp_path_factory.mktemp("checkout") / "memvault"
     shutil.copytree(
@@ -37,7 +43,17 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (checkout / project / name).write_text("left behind")
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run(
-        [uv, "build", "--offline", "--all-packages", "--out-dir", str(out)],
+        [
+            uv,
+            "build",
+            "--offline",
+            "--no-build-isolation",
+            "--python",
+            sys.executable,
+            "--all-packages",
+            "--out-dir",
+            str(out),
+        ],
         cwd=checkout,
         capture_output=True,
         text=True,
