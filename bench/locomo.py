@@ -225,7 +225,9 @@ def conversation_turns(file: Path, context: Window = None) -> list[Turn]:
     return turns
 
 
-def _recalls(ranked: list[str], wanted: set[str]) -> list[float]:
+def recalls(ranked: list[str], wanted: set[str]) -> list[float]:
+    """Evidence recall@k of one question for each k of :data:`KS`: the share of ``wanted`` ids
+    among the first k of ``ranked`` (best first)."""
     return [len(set(ranked[:k]) & wanted) / len(wanted) for k in KS]
 
 

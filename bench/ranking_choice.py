@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cached_embedder import CachedEmbedder  # noqa: E402
-from locomo import _recalls, conversation_turns, evidence_ids  # noqa: E402
+from locomo import conversation_turns, evidence_ids, recalls  # noqa: E402
 
 from memvault.fusion import DATE_BONUS, FUSION_DEPTH, LEXICAL_WEIGHT, blend  # noqa: E402
 from memvault.lexical import BM25_B, BM25_K1, bm25, indexed_text, query_terms, terms_of  # noqa: E402
@@ -143,7 +143,7 @@ def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
         for k1, b in dict.fromkeys((s.k1, s.b) for s in grid):
             lexical = [conv.lexical(q, k1, b) for q in questions]
             got[(("lexical", k1, b), conv.name)] = np.array(
-                [_recalls([i for i, _ in lex], w) for lex, w in zip(lexical, conv.wanted)]
+                [recalls([i for i, _ in lex], w) for lex, w in zip(lexical, conv.wanted)]
             )
             for setting in (s for s in grid if (s.k1, s.b) == (k1, b)):
                 rows = []
@@ -155,7 +155,7 @@ def score(conversations: list[Conversation], grid: list[Setting]) -> dict:
                         dated=dated[setting.slack_days][q] if setting.bonus else (),
                         bonus=setting.bonus,
                     )
-                    rows.append(_recalls([i for i, _ in fused], wanted))
+                    rows.append(recalls([i for i, _ in fused], wanted))
                 got[(setting, conv.name)] = np.array(rows)
     return got
 

@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cached_embedder import EMBEDDERS, CachedEmbedder  # noqa: E402
-from locomo import _recalls, evidence_ids, loco_tables  # noqa: E402
+from locomo import evidence_ids, loco_tables, recalls  # noqa: E402
 
 from memvault import MemoryStore  # noqa: E402
 from memvault.conversations import load_conversation  # noqa: E402
@@ -87,10 +87,10 @@ def evaluate(data: Path, candidate: CachedEmbedder) -> dict:
                 vectors = candidate.array([text[i] for i in ids])
                 cosine = vectors @ candidate.array([q["question"]], queries=True)[0]
                 got["category"].append(q["category"])
-                got[SHIPPED].append(_recalls(ids, wanted))
+                got[SHIPPED].append(recalls(ids, wanted))
                 for name, (n, a, keep) in VARIANTS.items():
                     ranked = rescored(ids[:n], hybrid[:n], cosine[:n], a, keep) + ids[n:]
-                    got[name].append(_recalls(ranked, wanted))
+                    got[name].append(recalls(ranked, wanted))
             store.close()
             rows[file.stem] = got
     picked = {
