@@ -6,22 +6,20 @@ framework adapters are built on (:class:`AgentMemory`).
 """
 
 from memvault.agent_memory import (
-    DEFAULT_NAMESPACE,
-    DEFAULT_SIMILARITY_THRESHOLD,
     AgentMemory,
     MemoryChange,
     MemoryScope,
     amemory_context,
     memory_context,
 )
-from memvault.backends.base import Backend, Record, VectorIndex
+from memvault.backends.base import Backend, VectorIndex
 from memvault.backends.chroma import ChromaBackend, ChromaIndex
 from memvault.backends.chroma_server import ChromaServerBackend
 from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
 from memvault.backends.postgres import PostgresBackend  # psycopg is imported when one is made
 from memvault.background import IngestionStats
-from memvault.config import MemoryConfig
+from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.embedding import (
     DEFAULT_EMBEDDER,
@@ -52,12 +50,11 @@ from memvault.errors import (
     StoreDamagedError,
 )
 from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, parse_facts
-from memvault.history import HistoryEntry
 from memvault.items import MemoryItem
 from memvault.memory_tools import MEMORY_TOOLS, MemoryToolSpec, arun_memory_tool, run_memory_tool
 from memvault.minilm import MiniLMEmbedder
+from memvault.model import HistoryEntry, Namespace, Record
 from memvault.namespace import (
-    Namespace,
     format_namespace_path,
     parse_namespace_path,
     resolve_namespace,

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from memvault.background import BackgroundWorker, IngestionStats, check_timeout
+from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.conversations import format_session_date
 from memvault.errors import (
@@ -52,9 +53,11 @@ from memvault.errors import (
     ReconciliationError,
     shown,
 )
+from memvault.extraction import FactExtractor
 from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem, validate_ttl
-from memvault.namespace import Namespace, is_utf8, resolve_namespace, validate_namespace
+from memvault.model import Namespace
+from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
 from memvault.reconcile import Decision, Reconciler, add_all
 from memvault.statements import (
     description_of,
@@ -69,16 +72,6 @@ from memvault.turn_context import SessionTails, Window
 from memvault.twins import async_twin
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
-"""Default namespace template: one namespace per user, shared by all of that user's sessions."""
-
-DEFAULT_SIMILARITY_THRESHOLD: float | None = None
-"""Default ``similarity_threshold``: off. Calibrated on 207 labelled pairs with the default
-MiniLM embedder (``bench/similarity_threshold.py``): equal keys merge with precision 1.000 and
-recall 0.340, and no cosine threshold from 0.50 to 0.98 adds a merge at precision >= 0.95 (see
-:func:`memvault.statements.near_duplicate`). Measure again before setting one for another
-embedder."""
 
 Kind = Literal["fact", "turn"]
 RESERVED_FIELDS = frozenset(
@@ -401,9 +394,27 @@ class AgentMemory:
             InvalidArgumentError: If a field is invalid (the message names it), or extraction
                 or reconciliation is on without an ``llm``.
         """
-        from memvault.config import MemoryConfig
-
-        return MemoryConfig.parse(config).build(llm=llm, store=store)
+        settings = MemoryConfig.parse(config)
+        for field, wanted in (
+            ("extraction", settings.extraction),
+            ("reconciliation", settings.reconciliation),
+        ):
+            if wanted and llm is None:
+                raise InvalidArgumentError(
+                    f"config has {field}: true, so give the model: from_config(config, llm=...)"
+                )
+        return cls(
+            settings.open_store() if store is None else store,
+            settings.namespace,
+            k=settings.k,
+            header=settings.header,
+            similarity_threshold=settings.similarity_threshold,
+            extractor=FactExtractor(llm) if settings.extraction else None,
+            reconciler=Reconciler(llm) if settings.reconciliation else None,
+            ttl=settings.ttl,
+            name=settings.name,
+            background=settings.background,
+        )
 
     def scope(
         self,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.backends.base import SearchMode
 from memvault.errors import InvalidArgumentError
+from memvault.model import SEARCH_MODES, SearchMode
 
 
 class _NotGiven:
@@ -24,7 +24,6 @@ NOT_GIVEN: Any = _NotGiven()
 MAX_COUNT = 1_000_000
 """Upper bound of ``limit`` and ``offset``."""
 
-SEARCH_MODES: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
 DEFAULT_SEARCH_MODE: SearchMode = "hybrid"
 """The default of ``search(mode=...)``: hybrid won on LoCoMo (see ``bench/README.md``)."""
 

@@ -41,7 +41,8 @@ from memvault.backends.postgres import (
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
-from memvault.namespace import Namespace, format_namespace_path, parse_namespace_path
+from memvault.model import Namespace
+from memvault.namespace import format_namespace_path, parse_namespace_path
 from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
 
 # typer re-exports click's BadParameter (from its own copy of click in recent releases); its

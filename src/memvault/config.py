@@ -1,4 +1,7 @@
-"""A declarative memory configuration: a plain dict that builds an :class:`AgentMemory`.
+"""A declarative memory configuration: a plain dict of an :class:`~memvault.AgentMemory`'s settings.
+
+:meth:`AgentMemory.from_config <memvault.AgentMemory.from_config>` builds the memory from it;
+this module holds the settings, their defaults and their checks.
 
 The same dict (from JSON, YAML or code) builds the LangChain middleware and tools and the
 LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.AgentMemory` it
@@ -16,10 +19,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from memvault.agent_memory import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, AgentMemory
+from memvault.backends.memory import InMemoryBackend
 from memvault.context import DEFAULT_MEMORY_HEADER
 from memvault.errors import InvalidArgumentError, validation_problem
+from memvault.model import Namespace
 from memvault.store import MemoryStore
+
+DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
+"""Default namespace template: one namespace per user, shared by all of that user's sessions."""
+
+DEFAULT_SIMILARITY_THRESHOLD: float | None = None
+"""Default ``similarity_threshold``: off, so only memories with equal keys merge. On labelled
+pairs with the default embedder no cosine threshold added merges at high precision
+(``bench/similarity_threshold.py``; figures in ``bench/README.md``); measure again before
+setting one for another embedder (see :func:`memvault.statements.near_duplicate`)."""
 
 IN_MEMORY = ":memory:"
 """``path`` value for a store kept in the process (:class:`~memvault.InMemoryBackend`)."""
@@ -110,52 +123,18 @@ class MemoryConfig(BaseModel):
             )
         return cls(**config)
 
-    def build(self, *, llm: Any = None, store: MemoryStore | None = None) -> AgentMemory:
-        """Open the store (unless given) and build the :class:`~memvault.AgentMemory`.
-
-        Args:
-            llm: The model for fact extraction and reconciliation, needed when
-                ``extraction`` or ``reconciliation`` is true.
-            store: A store to use instead of opening ``path`` with ``embedder``.
+    def open_store(self) -> MemoryStore:
+        """Open the store at :attr:`path` with :attr:`embedder`.
 
         Returns:
-            The memory.
+            A :class:`~memvault.MemoryStore`; ``path=":memory:"`` keeps it in the process
+            (:class:`~memvault.InMemoryBackend`).
 
         Raises:
-            InvalidArgumentError: On an unknown embedder, or extraction or reconciliation
-                without an ``llm``.
+            InvalidArgumentError: On an unknown embedder.
             EmbedderUnavailableError: If the embedder cannot be loaded (a missing model or
                 package).
         """
-        from memvault.extraction import FactExtractor
-        from memvault.reconcile import Reconciler
-
-        for field, wanted in (
-            ("extraction", self.extraction),
-            ("reconciliation", self.reconciliation),
-        ):
-            if wanted and llm is None:
-                raise InvalidArgumentError(
-                    f"config has {field}: true, so give the model: from_config(config, llm=...)"
-                )
-        if store is None:
-            store = self._open_store()
-        return AgentMemory(
-            store,
-            self.namespace,
-            k=self.k,
-            header=self.header,
-            similarity_threshold=self.similarity_threshold,
-            extractor=FactExtractor(llm) if self.extraction else None,
-            reconciler=Reconciler(llm) if self.reconciliation else None,
-            ttl=self.ttl,
-            name=self.name,
-            background=self.background,
-        )
-
-    def _open_store(self) -> MemoryStore:
-        from memvault.backends.memory import InMemoryBackend
-
         if self.path == IN_MEMORY:
             return MemoryStore(embedder=self.embedder, backend=InMemoryBackend())
         return MemoryStore(self.path, embedder=self.embedder)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from memvault.backends.base import Ranked
+from memvault.model import Ranked
 
 LEXICAL_WEIGHT = 0.7
 """Share of the normalised lexical score in the fused score (the dense share is the rest), out

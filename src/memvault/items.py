@@ -27,7 +27,8 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
-from memvault.namespace import Namespace, is_utf8, validate_key
+from memvault.model import Namespace
+from memvault.namespace import is_utf8, validate_key
 
 ScoreType = Literal["cosine", "bm25", "hybrid"]
 """What a search score is: see :attr:`MemoryItem.score_type`."""

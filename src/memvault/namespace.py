@@ -16,8 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memvault.errors import InvalidKeyError, InvalidNamespaceError, shown
-
-Namespace = tuple[str, ...]
+from memvault.model import Namespace
 
 MAX_NAMESPACE_DEPTH = 32
 """Most segments a namespace may have. Every record carries its namespace and every prefix of

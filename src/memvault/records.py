@@ -37,17 +37,30 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record, Vectors, record_id
+from memvault.backends.sql import (
+    HISTORY_COLUMNS,
+    RECORD_COLUMNS,
+    entry_of_row,
+    history_row,
+    live_under,
+    record_of_row,
+    under,
+)
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import matches
-from memvault.history import (
-    Change,
-    HistoryEntry,
-    entries_of_delete,
-    entries_of_upsert,
-)
+from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import bm25, indexed_text, query_terms, terms_of
-from memvault.namespace import Namespace
+from memvault.model import (
+    Change,
+    Clauses,
+    HistoryEntry,
+    Namespace,
+    Ranked,
+    Record,
+    ns_key,
+    record_id,
+    unit_vectors,
+)
 
 SCHEMA_VERSION = "3"
 _SCHEMA = """
@@ -175,18 +188,6 @@ def _frequencies(columns: Sequence[bytes], terms: Sequence[str]) -> np.ndarray:
     return counts
 
 
-def _under(prefix: Namespace, column: str = "ns") -> tuple[str, list[Any]]:
-    """An SQL condition that the namespace key in ``column`` lies under ``prefix``.
-
-    Returns:
-        The condition and its parameters (``"1"`` and none for the empty prefix).
-    """
-    if not prefix:
-        return "1", []
-    key = ns_key(prefix)
-    return f"{column} >= ? AND {column} < ?", [key, key + "\U0010ffff"]
-
-
 def _best(ids: Sequence[str], scores: np.ndarray, limit: int) -> Ranked:
     """The ``limit`` best of ``ids`` by ``scores`` (shape ``(len(ids),)``), ties by id.
 
@@ -198,81 +199,6 @@ def _best(ids: Sequence[str], scores: np.ndarray, limit: int) -> Ranked:
         candidates = candidates[scores[candidates] >= bound]
     order = sorted(candidates.tolist(), key=lambda i: (-scores[i], ids[i]))[:limit]
     return [(ids[i], float(scores[i])) for i in order]
-
-
-def ns_key(namespace: Namespace) -> str:
-    """A namespace as a string whose prefixes are exactly the namespace's prefixes.
-
-    Each segment is JSON-quoted (which escapes every control character) and closed by the unit
-    separator U+001F, so ``("a",)`` is a string prefix of ``("a", "b")`` but not of ``("ab",)``.
-    """
-    return "".join(json.dumps(segment, ensure_ascii=False) + "\x1f" for segment in namespace)
-
-
-def unit_vectors(embeddings: Vectors) -> np.ndarray:
-    """Embeddings as float32 rows of unit length (so a dot product is the cosine similarity).
-
-    Args:
-        embeddings: Shape ``(n, dim)``.
-
-    Returns:
-        Shape ``(n, dim)``; an all-zero row stays zero.
-    """
-    matrix = np.asarray(embeddings, dtype=np.float32)
-    matrix = matrix.reshape(len(matrix), -1)
-    return matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
-
-
-def _record(row: Sequence[Any]) -> Record:
-    namespace, key, value, created, updated, expires = row
-    return Record(
-        namespace=tuple(json.loads(namespace)),
-        key=key,
-        value=json.loads(value),
-        created_at=created,
-        updated_at=updated,
-        expires_at=expires,
-    )
-
-
-_RECORD_COLUMNS = "i.namespace, i.key, i.value, i.created, i.updated, i.expires"
-_HISTORY_COLUMNS = "id, event, at, before, after, source"
-
-
-def _entry(row: Sequence[Any]) -> HistoryEntry:
-    item_id, event, at, before, after, source = row
-    *namespace, key = json.loads(item_id)
-    return HistoryEntry(
-        namespace=tuple(namespace),
-        key=key,
-        event=event,
-        at=at,
-        before=None if before is None else json.loads(before),
-        after=None if after is None else json.loads(after),
-        source=source,
-    )
-
-
-def json_text(value: dict[str, Any] | None) -> str | None:
-    """A value as the JSON text a database column keeps (UTF-8 as is), or ``None``."""
-    return None if value is None else json.dumps(value, ensure_ascii=False)
-
-
-HistoryRow = tuple[str, str, float, str, str, str | None, str | None]
-"""A history table's row: ``(id, ns, at, event, source, before, after)``, values as JSON text."""
-
-
-def history_row(entry: HistoryEntry) -> HistoryRow:
-    """``entry`` as a row of a history table (the record file's and Postgres's)."""
-    return (
-        record_id(entry.namespace, entry.key),
-        ns_key(entry.namespace),
-        entry.at,
-        entry.event,
-        entry.source,
-        json_text(entry.before),
-        json_text(entry.after),
-    )
 
 
 class RecordFile:
@@ -490,10 +416,10 @@ class RecordFile:
             previous: list[Record | None] = []
             for record, vector in zip(records, vectors):
                 old_row = self._db.execute(
-                    f"SELECT i.rowid, i.ns, {_RECORD_COLUMNS} FROM items i WHERE i.id = ?",
+                    f"SELECT i.rowid, i.ns, {RECORD_COLUMNS} FROM items i WHERE i.id = ?",
                     (record.id,),
                 ).fetchone()
-                old = None if old_row is None else _record(old_row[2:])
+                old = None if old_row is None else record_of_row(old_row[2:])
                 previous.append(old)
                 if old_row is not None:
                     assert old is not None
@@ -523,9 +449,9 @@ class RecordFile:
 
     def _history(self, item_id: str) -> list[HistoryEntry]:
         rows = self._db.execute(
-            f"SELECT {_HISTORY_COLUMNS} FROM history WHERE id = ? ORDER BY at, seq", (item_id,)
+            f"SELECT {HISTORY_COLUMNS} FROM history WHERE id = ? ORDER BY at, seq", (item_id,)
         )
-        return [_entry(row) for row in rows]
+        return [entry_of_row(row) for row in rows]
 
     def _insert(self, record: Record, vector: np.ndarray | None) -> None:
         length, terms, body = _words(record.value)
@@ -567,7 +493,7 @@ class RecordFile:
             previous = []
             for item_id in ids:
                 row = self._db.execute(
-                    f"SELECT i.rowid, i.ns, {_RECORD_COLUMNS} FROM items i WHERE i.id = ?",
+                    f"SELECT i.rowid, i.ns, {RECORD_COLUMNS} FROM items i WHERE i.id = ?",
                     (item_id,),
                 ).fetchone()
                 if row is not None:
@@ -575,7 +501,7 @@ class RecordFile:
                     self._db.execute("DELETE FROM items WHERE rowid = ?", row[:1])
                     touched.add(row[1])
                     present.append(item_id)
-                    previous.append(_record(row[2:]))
+                    previous.append(record_of_row(row[2:]))
             self._queue(present, self._next_seq())
             self._recount(touched)
             self._append_history(entries_of_delete(previous, now=now, source=source))
@@ -648,8 +574,8 @@ class RecordFile:
                 )
             }
             entries = []
-            for row in self._db.execute(f"SELECT i.id, {_RECORD_COLUMNS} FROM items i"):
-                record = _record(row[1:])
+            for row in self._db.execute(f"SELECT {RECORD_COLUMNS} FROM items i"):
+                record = record_of_row(row)
                 event, after = last.pop(row[0], (None, None))
                 if event is None or event in ("delete", "expire"):
                     entries.append(_restored(record, "add", None, record.value, now))
@@ -695,7 +621,7 @@ class RecordFile:
             "SELECT i.id FROM items i WHERE i.id IN "
             "(SELECT id FROM outbox UNION SELECT id FROM quarantine)"
         )
-        scope, params = _under(prefix, "i.ns")
+        scope, params = under(prefix, "i.ns", "?")
         with self._use():
             return {row[0] for row in self._db.execute(f"{sql} AND {scope}", params)}
 
@@ -747,11 +673,11 @@ class RecordFile:
             for start in range(0, len(ids), _CHUNK):
                 chunk = list(ids[start : start + _CHUNK])
                 rows = self._db.execute(
-                    f"SELECT i.id, {_RECORD_COLUMNS} FROM items i "
+                    f"SELECT {RECORD_COLUMNS} FROM items i "
                     f"WHERE i.id IN ({','.join('?' * len(chunk))})",
                     chunk,
                 )
-                found.update((row[0], _record(row[1:])) for row in rows)
+                found.update((row[0], record_of_row(row)) for row in rows)
         return [found.get(i) for i in ids]
 
     def live(self, ids: Sequence[str], *, now: float) -> set[str]:
@@ -783,26 +709,18 @@ class RecordFile:
                 )
         return [found.get(i) for i in ids]
 
-    @staticmethod
-    def _where(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
-        """SQL conditions (on alias ``i``) for liveness at ``now`` and a namespace prefix."""
-        scope, params = _under(prefix, "i.ns")
-        if now is None:
-            return scope, params
-        return f"(i.expires IS NULL OR i.expires > ?) AND {scope}", [now, *params]
-
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
         """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
-        condition, params = self._where(prefix, now)
+        condition, params = live_under(prefix, now, "?")
         last = ""
         while True:
             with self._use():
                 rows = self._db.execute(
-                    f"SELECT i.id, {_RECORD_COLUMNS} FROM items i WHERE {condition} "
+                    f"SELECT {RECORD_COLUMNS} FROM items i WHERE {condition} "
                     "AND i.id > ? ORDER BY i.id LIMIT ?",
                     [*params, last, 2000],
                 ).fetchall()
-            yield from (_record(row[1:]) for row in rows)
+            yield from (record_of_row(row) for row in rows)
             if len(rows) < 2000:
                 return
             last = rows[-1][0]
@@ -814,16 +732,16 @@ class RecordFile:
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
-        scope, params = _under(prefix)
+        scope, params = under(prefix, "ns", "?")
         sql = (
-            f"SELECT {_HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?) "
+            f"SELECT {HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?) "
             f"AND {scope} ORDER BY id, at, seq LIMIT 2000"
         )
         after: tuple[str, float, int] = ("", float("-inf"), -1)
         while True:
             with self._use():
                 rows = self._db.execute(sql, [*after, *params]).fetchall()
-            yield from (_entry(row[:6]) for row in rows)
+            yield from (entry_of_row(row) for row in rows)
             if len(rows) < 2000:
                 return
             after = (rows[-1][0], rows[-1][2], rows[-1][6])
@@ -834,7 +752,7 @@ class RecordFile:
         They come nearly sorted (by :func:`ns_key`) and decoded from one JSON array, so that
         listing 10,000 namespaces takes milliseconds.
         """
-        scope, params = _under(prefix)
+        scope, params = under(prefix, "ns", "?")
         with self._use():
             listed = self._db.execute(
                 "SELECT '[' || group_concat(namespace, ',') || ']' FROM (SELECT namespace "
@@ -845,7 +763,7 @@ class RecordFile:
 
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
-        condition, params = self._where(prefix, now)
+        condition, params = live_under(prefix, now, "?")
         with self._use():
             return self._db.execute(
                 f"SELECT count(*) FROM items i WHERE {condition}", params
@@ -858,9 +776,9 @@ class RecordFile:
 
         Ties go by id.
         """
-        condition, params = self._where(prefix, now)
+        condition, params = live_under(prefix, now, "?")
         sql = (
-            f"SELECT {_RECORD_COLUMNS} FROM items i WHERE {condition} ORDER BY i.updated DESC, i.id"
+            f"SELECT {RECORD_COLUMNS} FROM items i WHERE {condition} ORDER BY i.updated DESC, i.id"
         )
         if not clauses:
             sql += " LIMIT ? OFFSET ?"
@@ -869,7 +787,7 @@ class RecordFile:
         wanted = limit + (offset if clauses else 0)
         with self._use():
             for row in self._db.execute(sql, params):
-                record = _record(row)
+                record = record_of_row(row)
                 if clauses and not matches(record.value, clauses):
                     continue
                 found.append(record)
@@ -908,7 +826,7 @@ class RecordFile:
             ``(id, cosine similarity)`` pairs, most similar first, ties by id; or ``None``
             (see ``within``).
         """
-        condition, params = self._where(prefix, now)
+        condition, params = live_under(prefix, now, "?")
         if only is not None:
             if not only:
                 return []
@@ -964,8 +882,8 @@ class RecordFile:
         expression = "body : (" + " OR ".join(f'"{term}"' for term in terms) + ")"
         if prefix:
             expression = f"scope : {_scope_token(prefix)} AND {expression}"
-        condition, params = self._where(prefix, now)
-        scope, scope_params = _under(prefix)
+        condition, params = live_under(prefix, now, "?")
+        scope, scope_params = under(prefix, "ns", "?")
         with self._use():
             rows = self._db.execute(
                 f"SELECT i.id, i.length, i.terms{', i.value' if clauses else ''} "

@@ -19,11 +19,10 @@ from memvault.arguments import (
     DEFAULT_SEARCH_MODE,
     MAX_COUNT,
     NOT_GIVEN,
-    SEARCH_MODES,
     check_count,
     check_mode,
 )
-from memvault.backends.base import Backend, Ranked, Record, SearchMode, record_id, with_records
+from memvault.backends.base import Backend, with_records
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
 from memvault.errors import (
     EmbedderError,
@@ -34,7 +33,7 @@ from memvault.errors import (
 )
 from memvault.filters import Filter, normalize_filter
 from memvault.fusion import FUSION_DEPTH, hybrid_page
-from memvault.history import Change, HistoryEntry, validate_source
+from memvault.history import validate_source
 from memvault.items import (
     MAX_SECONDS,
     MemoryItem,
@@ -44,7 +43,17 @@ from memvault.items import (
     validate_ttl,
 )
 from memvault.lexical import indexed_text
-from memvault.namespace import Namespace, is_utf8, validate_key, validate_namespace
+from memvault.model import (
+    SEARCH_MODES,
+    Change,
+    HistoryEntry,
+    Namespace,
+    Ranked,
+    Record,
+    SearchMode,
+    record_id,
+)
+from memvault.namespace import is_utf8, validate_key, validate_namespace
 from memvault.periods import Period, named_periods
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin

@@ -16,15 +16,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from memvault.backends.base import Record
 from memvault.errors import (
     ImportFormatError,
     InvalidArgumentError,
     MemvaultError,
     validation_problem,
 )
-from memvault.history import HistoryEntry
+from memvault.history import read_entry
 from memvault.items import MemoryItem, validate_value
+from memvault.model import HistoryEntry, Record
 from memvault.namespace import validate_key, validate_namespace
 
 HISTORY_KIND = "history"
@@ -150,7 +150,7 @@ def _history_line(line: str, path: str | Path, number: int) -> HistoryEntry | No
     if not isinstance(data, dict) or data.get("kind") != HISTORY_KIND:
         return None
     try:
-        return HistoryEntry.from_json(data)
+        return read_entry(data)
     except (MemvaultError, ValueError, RecursionError) as error:
         raise ImportFormatError(
             f"{path}: line {number} is not a memvault history entry: {error}"

@@ -33,7 +33,7 @@ from memvault.conversations import (
     format_session_date,
     with_context,
 )
-from memvault.namespace import Namespace
+from memvault.model import Namespace
 
 KEPT_SESSIONS = 1000
 """How many sessions :class:`SessionTails` keeps the last turns of (the most recently saved)."""

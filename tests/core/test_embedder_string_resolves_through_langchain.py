@@ -6,7 +6,7 @@ deterministic fake embeddings after checking what it was asked for."""
 
 import pytest
 
-from memvault import EmbedderMismatchError, InMemoryBackend, MemoryConfig, MemoryStore
+from memvault import AgentMemory, EmbedderMismatchError, InMemoryBackend, MemoryConfig, MemoryStore
 
 embeddings = pytest.importorskip("langchain.embeddings", reason="needs langchain (init_embeddings)")
 from langchain_core.embeddings import DeterministicFakeEmbedding  # noqa: E402
@@ -45,5 +45,5 @@ def test_a_store_written_with_a_string_reopens_with_it(asked, tmp_path):
 
 
 def test_a_memory_config_takes_the_same_strings(asked):
-    memory = MemoryConfig.parse({"path": ":memory:", "embedder": SPEC}).build()
+    memory = AgentMemory.from_config(MemoryConfig.parse({"path": ":memory:", "embedder": SPEC}))
     assert memory.store.embedder.name == SPEC and asked == [SPEC]

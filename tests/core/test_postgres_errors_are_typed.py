@@ -13,7 +13,6 @@ import psycopg
 import pytest
 
 from memvault import HashingEmbedder, MemoryStore
-from memvault.backends.base import Record
 from memvault.backends.postgres import SCHEMA_VERSION, PostgresBackend
 from memvault.errors import (
     BackendError,
@@ -23,7 +22,7 @@ from memvault.errors import (
     StoreBusyError,
     StoreDamagedError,
 )
-from memvault.history import Change
+from memvault.model import Change, Record
 from tests.core.processes import REPO
 from tests.postgres import fresh_schema
 

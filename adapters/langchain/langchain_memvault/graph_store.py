@@ -42,7 +42,8 @@ from memvault import (
 )
 from memvault.errors import shown
 from memvault.items import MAX_TTL
-from memvault.namespace import Namespace, validate_key, validate_namespace
+from memvault.model import Namespace
+from memvault.namespace import validate_key, validate_namespace
 from memvault.store import MAX_COUNT
 
 logger = logging.getLogger(__name__)

@@ -11,7 +11,8 @@ from langchain_core.stores import BaseStore
 from memvault import NOT_GIVEN, InvalidArgumentError, MemoryStore
 from memvault.errors import shown
 from memvault.items import validate_ttl
-from memvault.namespace import Namespace, validate_namespace
+from memvault.model import Namespace
+from memvault.namespace import validate_namespace
 
 _PAGE = 100
 

@@ -22,7 +22,7 @@ from memvault import (
     MemoryScope,
     MemoryStore,
 )
-from memvault.namespace import Namespace
+from memvault.model import Namespace
 
 SEARCH_KWARGS = frozenset({"k", "filter"})
 """The ``search_kwargs`` (and per-call keyword arguments) a :class:`MemvaultRetriever` takes."""

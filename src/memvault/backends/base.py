@@ -23,57 +23,37 @@ All times are Unix seconds (UTC). A new backend implements :class:`Backend` and 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-import numpy as np
+from memvault.model import (
+    Change,
+    Clauses,
+    Found,
+    HistoryEntry,
+    Namespace,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    Vectors,
+    record_id,
+)
 
-from memvault.history import Change, HistoryEntry
-from memvault.namespace import Namespace
-
-Clauses = list[tuple[str, str, Any]]
-SearchMode = Literal["hybrid", "dense", "lexical"]
-Ranked = list[tuple[str, float]]
-"""A ranking: ``(record id, score)`` pairs, best first."""
-Found = list[tuple["Record", float]]
-"""A ranking with its records: ``(record, score)`` pairs, best first."""
-Vector = Sequence[float] | np.ndarray
-"""One embedding, shape ``(dim,)``: floats or a 1-D array."""
-Vectors = Sequence[Vector] | np.ndarray
-"""Embeddings, shape ``(n, dim)``: a sequence of vectors or a 2-D array."""
-
-
-@dataclass(frozen=True)
-class Record:
-    """One item as backends store it (see :class:`~memvault.MemoryItem` for the fields)."""
-
-    namespace: Namespace
-    key: str
-    value: dict[str, Any]
-    created_at: float
-    updated_at: float
-    expires_at: float | None
-
-    @property
-    def id(self) -> str:
-        """The backend id; see :func:`record_id`."""
-        return record_id(self.namespace, self.key)
-
-    def live(self, now: float) -> bool:
-        """Whether the record has not expired at ``now`` (Unix seconds)."""
-        return self.expires_at is None or self.expires_at > now
-
-
-def record_id(namespace: Namespace, key: str) -> str:
-    """A backend id for ``(namespace, key)``: their JSON array, which no two pairs share.
-
-    Joining with a separator would let ``("a/b",), "c"`` and ``("a",), "b/c"`` collide; JSON
-    quotes and escapes every part, so distinct pairs always get distinct ids.
-    """
-    return json.dumps([*namespace, key], ensure_ascii=False, separators=(",", ":"))
+__all__ = [
+    "Backend",
+    "Clauses",
+    "Found",
+    "Ranked",
+    "Record",
+    "SearchMode",
+    "Vector",
+    "Vectors",
+    "VectorIndex",
+    "record_id",
+    "with_records",
+]
 
 
 class Backend(Protocol):

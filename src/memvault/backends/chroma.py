@@ -34,8 +34,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from memvault.backends.base import Clauses, Ranked, Record, Vector, Vectors
 from memvault.backends.chroma_schema import (
+    DEFAULT_COLLECTION,
     PAGE,
     check_collection,
     metadata_of,
@@ -52,13 +52,12 @@ from memvault.errors import (
     StoreClosedError,
     StoreDamagedError,
 )
-from memvault.namespace import Namespace
+from memvault.model import Clauses, Namespace, Ranked, Record, Vector, Vectors
 
 T = TypeVar("T")
 _SEGMENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 """Chroma names each segment's folder by its UUID."""
 
-DEFAULT_COLLECTION = "memvault"
 PATH_ENV = "MEMVAULT_PATH"
 LOCK_TIMEOUT = 120.0
 """Seconds a process waits for another that holds a store folder's Chroma index (writing a

@@ -25,9 +25,11 @@ import json
 import re
 from typing import Any
 
-from memvault.backends.base import Clauses, Record
 from memvault.errors import InvalidArgumentError
-from memvault.namespace import Namespace
+from memvault.model import Clauses, Namespace, Record
+
+DEFAULT_COLLECTION = "memvault"
+"""The collection a store uses unless told otherwise (embedded and on a server)."""
 
 _COLLECTION_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]")
 

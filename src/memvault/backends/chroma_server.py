@@ -29,18 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import (
-    Clauses,
-    Found,
-    Ranked,
-    Record,
-    SearchMode,
-    Vector,
-    Vectors,
-    record_id,
-)
-from memvault.backends.chroma import DEFAULT_COLLECTION
 from memvault.backends.chroma_schema import (
+    DEFAULT_COLLECTION,
     PAGE,
     check_collection,
     metadata_of,
@@ -55,13 +45,20 @@ from memvault.errors import (
     MemvaultError,
     StoreClosedError,
 )
-from memvault.history import (
+from memvault.history import entries_of_delete, entries_of_upsert
+from memvault.model import (
     Change,
+    Clauses,
+    Found,
     HistoryEntry,
-    entries_of_delete,
-    entries_of_upsert,
+    Namespace,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    Vectors,
+    record_id,
 )
-from memvault.namespace import Namespace
 
 HISTORY_SUFFIX = "__history"
 """Appended to a collection's name to name the collection of its history."""

@@ -27,22 +27,23 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import (
+from memvault.backends.base import VectorIndex, with_records
+from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
+from memvault.model import (
+    Change,
     Clauses,
     Found,
+    HistoryEntry,
+    Namespace,
     Ranked,
     Record,
     SearchMode,
     Vector,
-    VectorIndex,
     Vectors,
     record_id,
-    with_records,
+    unit_vectors,
 )
-from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
-from memvault.history import Change, HistoryEntry
-from memvault.namespace import Namespace
-from memvault.records import RecordFile, unit_vectors
+from memvault.records import RecordFile
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ per write:
 
 - ``items``: per record its id (the JSON array of namespace and key, see
   :func:`~memvault.backends.base.record_id`), ``ns`` (the namespace as
-  :func:`~memvault.records.ns_key` spells it, so that a namespace prefix is a range of one
+  :func:`~memvault.model.ns_key` spells it, so that a namespace prefix is a range of one
   B-tree index, collation ``"C"``), the value (``json``: kept as written, so ``1e+20`` reads
   back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated`` and
   ``expires`` (Unix seconds, ``double precision``), the embedding (pgvector ``vector(dim)`` at
@@ -60,16 +60,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memvault.backends.base import (
-    Clauses,
-    Found,
-    Ranked,
-    Record,
-    SearchMode,
-    Vector,
-    Vectors,
-    record_id,
-    with_records,
+from memvault.backends.base import with_records
+from memvault.backends.sql import (
+    HISTORY_COLUMNS,
+    RECORD_COLUMNS,
+    entry_of_row,
+    history_row,
+    json_text,
+    live_under,
+    record_of_row,
+    under,
 )
 from memvault.errors import (
     BackendError,
@@ -81,7 +81,7 @@ from memvault.errors import (
     StoreClosedError,
     StoreDamagedError,
 )
-from memvault.history import Change, HistoryEntry, entries_of_delete, entries_of_upsert
+from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import (
     BM25_B,
     BM25_K1,
@@ -91,8 +91,22 @@ from memvault.lexical import (
     query_terms,
     words_of,
 )
-from memvault.namespace import Namespace
-from memvault.records import history_row, json_text, ns_key, unit_vectors
+from memvault.model import (
+    Change,
+    Clauses,
+    Found,
+    HistoryEntry,
+    Namespace,
+    Ranked,
+    Record,
+    SearchMode,
+    Vector,
+    Vectors,
+    namespace_of_key,
+    ns_key,
+    record_id,
+    unit_vectors,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -121,8 +135,6 @@ _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _SETUP_LOCK = 0x6D656D7661756C74  # "memvault": serialises opening and the first write
 _PAGE = 2_000
 _MAX_POSITIONS = 256  # a tsvector keeps at most 256 positions per word
-_RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
-_HISTORY_COLUMNS = "id, event, at, before, after, source"
 _ROW_TARGET = "toast_tuple_target = 8160"
 """Rows of ``items`` stay whole up to 8,160 bytes (the most Postgres allows) instead of 2,032:
 a record of a 384-d embedding (1.5 kB), its words and a value with context is 3-4 kB, and by
@@ -228,40 +240,6 @@ def tsquery_of(query: str) -> str | None:
     return " | ".join(_quoted(w) for w in dict.fromkeys(words))
 
 
-def _namespace_of(ns: str) -> Namespace:
-    return tuple(json.loads(segment) for segment in ns.split("\x1f")[:-1])
-
-
-def _record(row: Sequence[Any]) -> Record:
-    item_id, value, created, updated, expires = row
-    *namespace, key = json.loads(item_id)
-    return Record(
-        namespace=tuple(namespace),
-        key=key,
-        value=value,
-        created_at=created,
-        updated_at=updated,
-        expires_at=expires,
-    )
-
-
-def _entry(row: Sequence[Any]) -> HistoryEntry:
-    item_id, event, at, before, after, source = row
-    *namespace, key = json.loads(item_id)
-    return HistoryEntry(tuple(namespace), key, event, at, before, after, source)
-
-
-def _scope(prefix: Namespace, now: float | None) -> tuple[str, list[Any]]:
-    """SQL conditions (alias ``i``) for liveness at ``now`` and a namespace prefix."""
-    sql = "TRUE" if now is None else "(i.expires IS NULL OR i.expires > %s)"
-    params: list[Any] = [] if now is None else [now]
-    if prefix:
-        key = ns_key(prefix)
-        sql += " AND i.ns >= %s AND i.ns < %s"
-        params += [key, key + "\U0010ffff"]
-    return sql, params
-
-
 def _filter(clauses: Clauses) -> tuple[str, list[Any]]:
     """SQL for filter clauses over ``i.value``, with the semantics of :mod:`memvault.filters`.
 
@@ -320,7 +298,7 @@ def _equal(field: str, operand: Any) -> tuple[str, list[Any]]:
 
 def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple[str, list[Any]]:
     """SQL conditions (alias ``i``) of the records a dense search ranks."""
-    scope, params = _scope(prefix, now)
+    scope, params = live_under(prefix, now, "%s")
     where, more = _filter(clauses)
     return f"{scope} AND {where} AND i.embedding IS NOT NULL", [*params, *more]
 
@@ -820,10 +798,10 @@ class PostgresBackend:
             found: dict[str, Record] = {}
             if ids:
                 cur.execute(
-                    f"SELECT {_RECORD_COLUMNS} FROM {s}.items i WHERE i.id = ANY(%s) FOR UPDATE",
+                    f"SELECT {RECORD_COLUMNS} FROM {s}.items i WHERE i.id = ANY(%s) FOR UPDATE",
                     (ids,),
                 )
-                found = {row[0]: _record(row) for row in cur.fetchall()}
+                found = {row[0]: record_of_row(row) for row in cur.fetchall()}
             previous = [found.get(i) for i in ids]
             stored = [
                 replace(r, created_at=old.created_at) if old is not None and old.live(now) else r
@@ -854,11 +832,11 @@ class PostgresBackend:
             kept: list[HistoryEntry] = []
             if carried:
                 cur.execute(
-                    f"SELECT {_HISTORY_COLUMNS} FROM {s}.history WHERE id = ANY(%s) "
+                    f"SELECT {HISTORY_COLUMNS} FROM {s}.history WHERE id = ANY(%s) "
                     "ORDER BY id, at, seq",
                     (carried,),
                 )
-                kept = [_entry(row) for row in cur.fetchall()]
+                kept = [entry_of_row(row) for row in cur.fetchall()]
             self._append_history(
                 cur, entries_of_upsert(records, previous, now=now, change=change, kept=kept)
             )
@@ -889,10 +867,10 @@ class PostgresBackend:
                 (_lock_keys(s, distinct),),
             )
             cur.execute(
-                f"DELETE FROM {s}.items i WHERE i.id = ANY(%s) RETURNING {_RECORD_COLUMNS}",
+                f"DELETE FROM {s}.items i WHERE i.id = ANY(%s) RETURNING {RECORD_COLUMNS}",
                 (distinct,),
             )
-            found = {row[0]: _record(row) for row in cur.fetchall()}
+            found = {row[0]: record_of_row(row) for row in cur.fetchall()}
             previous = [found.get(i) for i in distinct]
             self._append_history(cur, entries_of_delete(previous, now=now, source=source))
 
@@ -904,24 +882,24 @@ class PostgresBackend:
             self._live_pool()
             return []
         rows = self._fetch(  # ids in binary: no quoting of each one
-            f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE i.id = ANY(%b)",
+            f"SELECT {RECORD_COLUMNS} FROM {self.schema}.items i WHERE i.id = ANY(%b)",
             (list(dict.fromkeys(ids)),),
         )
-        found = {row[0]: _record(row) for row in rows}
+        found = {row[0]: record_of_row(row) for row in rows}
         return [found.get(i) for i in ids]
 
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
     ) -> list[Record]:
         """Live matching records, most recently updated first, ties by id."""
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         where, more = _filter(clauses)
         rows = self._fetch(
-            f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
+            f"SELECT {RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
             "ORDER BY i.updated DESC, i.id LIMIT %s OFFSET %s",
             [*params, *more, limit, offset],
         )
-        return [_record(row) for row in rows]
+        return [record_of_row(row) for row in rows]
 
     def dense(
         self,
@@ -960,9 +938,9 @@ class PostgresBackend:
             ``(record, cosine similarity)`` pairs, most similar first, ties by id.
         """
         vector = unit_vectors([embedding])[0]
-        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, _RECORD_COLUMNS)
+        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, RECORD_COLUMNS)
         rows = self._fetch(f"WITH {size} {nearest}", params)
-        records = {row[1]: _record(row[1:-1]) for row in rows}
+        records = {row[1]: record_of_row(row[1:-1]) for row in rows}
         ranked = self._dense_ranking(
             [(row[0], row[1], row[-1]) for row in rows], vector, prefix, clauses, now, limit
         )
@@ -1112,7 +1090,7 @@ class PostgresBackend:
 
         Enough to choose between the exact and the HNSW ranking.
         """
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         return (
             f"SELECT count(*) AS n FROM (SELECT 1 FROM {self.schema}.items i WHERE {scope} "
             "LIMIT %s) AS counted",
@@ -1171,7 +1149,7 @@ class PostgresBackend:
         if expression is None:
             return None
         words = query_terms(query)
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         where, more = _filter(clauses)
         t = self.schema
         # The query words' term frequencies come from marking them (setweight) and keeping
@@ -1227,7 +1205,7 @@ class PostgresBackend:
 
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         ((count,),) = self._fetch(
             f"SELECT count(*) FROM {self.schema}.items i WHERE {scope}", params
         )
@@ -1235,9 +1213,9 @@ class PostgresBackend:
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         rows = self._fetch(f"SELECT DISTINCT i.ns FROM {self.schema}.items i WHERE {scope}", params)
-        return [_namespace_of(row[0]) for row in rows]
+        return [namespace_of_key(row[0]) for row in rows]
 
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
         """Every record under ``prefix``, by id; expired ones too if ``now`` is None."""
@@ -1245,15 +1223,15 @@ class PostgresBackend:
         return self._scan(prefix, now)
 
     def _scan(self, prefix: Namespace, now: float | None) -> Iterator[Record]:
-        scope, params = _scope(prefix, now)
+        scope, params = live_under(prefix, now, "%s")
         last = ""
         while True:
             rows = self._fetch(
-                f"SELECT {_RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} "
+                f"SELECT {RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} "
                 "AND i.id > %s ORDER BY i.id LIMIT %s",
                 [*params, last, _PAGE],
             )
-            yield from (_record(row) for row in rows)
+            yield from (record_of_row(row) for row in rows)
             if len(rows) < _PAGE:
                 return
             last = rows[-1][0]
@@ -1261,10 +1239,10 @@ class PostgresBackend:
     def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
         """Every change to ``(namespace, key)``, oldest first (by ``at``, then as written)."""
         rows = self._fetch(
-            f"SELECT {_HISTORY_COLUMNS} FROM {self.schema}.history WHERE id = %s ORDER BY at, seq",
+            f"SELECT {HISTORY_COLUMNS} FROM {self.schema}.history WHERE id = %s ORDER BY at, seq",
             (record_id(namespace, key),),
         )
-        return [_entry(row) for row in rows]
+        return [entry_of_row(row) for row in rows]
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
@@ -1272,20 +1250,15 @@ class PostgresBackend:
         return self._history_under(prefix)
 
     def _history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
+        scope, params = under(prefix, "ns", "%s")
         sql = (
-            f"SELECT {_HISTORY_COLUMNS}, seq FROM {self.schema}.history i "
-            "WHERE (id, at, seq) > (%s, %s, %s)"
+            f"SELECT {HISTORY_COLUMNS}, seq FROM {self.schema}.history "
+            f"WHERE (id, at, seq) > (%s, %s, %s) AND {scope} ORDER BY id, at, seq LIMIT %s"
         )
-        params: list[Any] = []
-        if prefix:
-            key = ns_key(prefix)
-            sql += " AND ns >= %s AND ns < %s"
-            params += [key, key + "\U0010ffff"]
-        sql += " ORDER BY id, at, seq LIMIT %s"
         after: tuple[str, float, int] = ("", float("-inf"), -1)
         while True:
             rows = self._fetch(sql, [*after, *params, _PAGE])
-            yield from (_entry(row[:6]) for row in rows)
+            yield from (entry_of_row(row) for row in rows)
             if len(rows) < _PAGE:
                 return
             after = (rows[-1][0], rows[-1][2], rows[-1][6])

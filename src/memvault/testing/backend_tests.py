@@ -18,11 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memvault.backends.base import Backend, Ranked, Record, record_id
+from memvault.backends.base import Backend
 from memvault.errors import StoreClosedError
 from memvault.filters import normalize_filter
-from memvault.history import Change, HistoryEntry
-from memvault.namespace import Namespace
+from memvault.model import Change, HistoryEntry, Namespace, Ranked, Record, record_id
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import DEFAULT_START
 from memvault.testing.oracle import (

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memvault.lexical import STOPWORDS
-from memvault.namespace import Namespace
+from memvault.model import Namespace
 
 _KINDS = {bool: "bool", str: "str", int: "number", float: "number"}
 

@@ -24,10 +24,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from memvault.backends.base import Backend, record_id
+from memvault.backends.base import Backend
 from memvault.embedding import Embedder, HashingEmbedder
-from memvault.history import HistoryEntry, HistoryEvent
-from memvault.namespace import Namespace
+from memvault.model import HistoryEntry, HistoryEvent, Namespace, record_id
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import FakeClock

@@ -1,0 +1,124 @@
+"""What the two SQL systems of record share: the row mapping and the namespace range.
+
+The record file (SQLite, :mod:`memvault.records`) and :class:`~memvault.PostgresBackend`
+keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``,
+``expires``) and for a history entry (``id``, ``ns``, ``at``, ``event``, ``source``,
+``before``, ``after``), so one mapper reads both: a value comes back as JSON text from SQLite
+and already decoded from Postgres's ``json`` column. A namespace prefix is one range of the
+``ns`` column (:func:`memvault.model.prefix_range`) in both; the two dialects differ only in
+their parameter mark (``?`` in SQLite, ``%s`` in psycopg).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from memvault.model import HistoryEntry, Namespace, Record, ns_key, prefix_range, record_id
+
+__all__ = [
+    "HISTORY_COLUMNS",
+    "RECORD_COLUMNS",
+    "HistoryRow",
+    "entry_of_row",
+    "history_row",
+    "json_text",
+    "live_under",
+    "record_of_row",
+    "under",
+]
+
+RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
+"""The columns :func:`record_of_row` reads, on the items table aliased ``i``."""
+HISTORY_COLUMNS = "id, event, at, before, after, source"
+"""The columns :func:`entry_of_row` reads, on the history table."""
+
+HistoryRow = tuple[str, str, float, str, str, str | None, str | None]
+"""A history table's row: ``(id, ns, at, event, source, before, after)``, values as JSON text."""
+
+
+def _decoded(value: Any) -> Any:
+    """A JSON column's content: SQLite hands back text, psycopg the decoded value."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def record_of_row(row: Sequence[Any]) -> Record:
+    """A record from a row of :data:`RECORD_COLUMNS` (its first five columns)."""
+    item_id, value, created, updated, expires = row[:5]
+    *namespace, key = json.loads(item_id)
+    return Record(
+        namespace=tuple(namespace),
+        key=key,
+        value=_decoded(value),
+        created_at=created,
+        updated_at=updated,
+        expires_at=expires,
+    )
+
+
+def entry_of_row(row: Sequence[Any]) -> HistoryEntry:
+    """A history entry from a row of :data:`HISTORY_COLUMNS` (its first six columns)."""
+    item_id, event, at, before, after, source = row[:6]
+    *namespace, key = json.loads(item_id)
+    return HistoryEntry(
+        namespace=tuple(namespace),
+        key=key,
+        event=event,
+        at=at,
+        before=None if before is None else _decoded(before),
+        after=None if after is None else _decoded(after),
+        source=source,
+    )
+
+
+def json_text(value: dict[str, Any] | None) -> str | None:
+    """A value as the JSON text a database column keeps (UTF-8 as is), or ``None``."""
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def history_row(entry: HistoryEntry) -> HistoryRow:
+    """``entry`` as a row of a history table (the record file's and Postgres's)."""
+    return (
+        record_id(entry.namespace, entry.key),
+        ns_key(entry.namespace),
+        entry.at,
+        entry.event,
+        entry.source,
+        json_text(entry.before),
+        json_text(entry.after),
+    )
+
+
+def under(prefix: Namespace, column: str, mark: str) -> tuple[str, list[Any]]:
+    """An SQL condition that the namespace key in ``column`` lies under ``prefix``.
+
+    Args:
+        prefix: A namespace prefix; ``()`` covers everything.
+        column: The ``ns`` column, e.g. ``"i.ns"``.
+        mark: The dialect's parameter mark: ``"?"`` (SQLite) or ``"%s"`` (psycopg).
+
+    Returns:
+        The condition and its parameters (``"1 = 1"`` and none for ``()``).
+    """
+    bounds = prefix_range(prefix)
+    if bounds is None:
+        return "1 = 1", []
+    return f"{column} >= {mark} AND {column} < {mark}", list(bounds)
+
+
+def live_under(prefix: Namespace, now: float | None, mark: str) -> tuple[str, list[Any]]:
+    """SQL conditions (items aliased ``i``) for liveness at ``now`` and a namespace prefix.
+
+    Args:
+        prefix: A namespace prefix; ``()`` covers everything.
+        now: Unix seconds; ``None`` keeps expired records too.
+        mark: The dialect's parameter mark (see :func:`under`).
+
+    Returns:
+        The conditions and their parameters.
+    """
+    scope, params = under(prefix, "i.ns", mark)
+    if now is None:
+        return scope, params
+    return f"(i.expires IS NULL OR i.expires > {mark}) AND {scope}", [now, *params]

@@ -1,0 +1,213 @@
+"""memvault's data model: what every layer hands to the others, importing nothing of memvault.
+
+Every other module depends on this one and it on none of them (a test checks the import
+graph), so the shapes below are the vocabulary of the whole package:
+
+- a **namespace** (:data:`Namespace`, a tuple of strings) and its string key
+  (:func:`ns_key`), whose prefixes are exactly the namespace's prefixes, so that a namespace
+  prefix is one string range (:func:`prefix_range`) in every SQL backend;
+- a **record** (:class:`Record`): one item as backends store it, with its id
+  (:func:`record_id`);
+- **rankings** (:data:`Ranked`, :data:`Found`) and **search modes** (:data:`SearchMode`);
+- **history** (:class:`HistoryEntry`, :data:`HistoryEvent`) and how a write enters it
+  (:class:`Change`).
+
+Validation lives with the rules it checks (:mod:`memvault.namespace`, :mod:`memvault.items`,
+:mod:`memvault.history`); nothing here checks its input. All times are Unix seconds (UTC).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+import numpy as np
+
+__all__ = [
+    "HISTORY_EVENTS",
+    "PREFIX_END",
+    "SEARCH_MODES",
+    "Change",
+    "Clauses",
+    "Found",
+    "HistoryEntry",
+    "HistoryEvent",
+    "Namespace",
+    "Ranked",
+    "Record",
+    "SearchMode",
+    "Vector",
+    "Vectors",
+    "namespace_of_key",
+    "ns_key",
+    "prefix_range",
+    "record_id",
+    "unit_vectors",
+]
+
+Namespace = tuple[str, ...]
+"""A namespace, e.g. ``("users", "alice")``; ``()`` as a prefix covers every namespace."""
+
+SearchMode = Literal["hybrid", "dense", "lexical"]
+"""How a query ranks: see :meth:`memvault.MemoryStore.search`."""
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+
+Clauses = list[tuple[str, str, Any]]
+"""A parsed metadata filter: ``(field, operator, operand)`` clauses, all of which must hold
+(made by :func:`memvault.filters.normalize_filter`)."""
+Ranked = list[tuple[str, float]]
+"""A ranking: ``(record id, score)`` pairs, best first."""
+Found = list[tuple["Record", float]]
+"""A ranking with its records: ``(record, score)`` pairs, best first."""
+Vector = Sequence[float] | np.ndarray
+"""One embedding, shape ``(dim,)``: floats or a 1-D array."""
+Vectors = Sequence[Vector] | np.ndarray
+"""Embeddings, shape ``(n, dim)``: a sequence of vectors or a 2-D array."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One item as backends store it (see :class:`~memvault.MemoryItem` for the fields)."""
+
+    namespace: Namespace
+    key: str
+    value: dict[str, Any]
+    created_at: float
+    updated_at: float
+    expires_at: float | None
+
+    @property
+    def id(self) -> str:
+        """The backend id; see :func:`record_id`."""
+        return record_id(self.namespace, self.key)
+
+    def live(self, now: float) -> bool:
+        """Whether the record has not expired at ``now`` (Unix seconds)."""
+        return self.expires_at is None or self.expires_at > now
+
+
+def record_id(namespace: Namespace, key: str) -> str:
+    """A backend id for ``(namespace, key)``: their JSON array, which no two pairs share.
+
+    Joining with a separator would let ``("a/b",), "c"`` and ``("a",), "b/c"`` collide; JSON
+    quotes and escapes every part, so distinct pairs always get distinct ids.
+    """
+    return json.dumps([*namespace, key], ensure_ascii=False, separators=(",", ":"))
+
+
+def ns_key(namespace: Namespace) -> str:
+    """A namespace as a string whose prefixes are exactly the namespace's prefixes.
+
+    Each segment is JSON-quoted (which escapes every control character) and closed by the unit
+    separator U+001F, so ``("a",)`` is a string prefix of ``("a", "b")`` but not of ``("ab",)``.
+    """
+    return "".join(json.dumps(segment, ensure_ascii=False) + "\x1f" for segment in namespace)
+
+
+def namespace_of_key(key: str) -> Namespace:
+    """The namespace whose :func:`ns_key` is ``key`` (its inverse)."""
+    return tuple(json.loads(segment) for segment in key.split("\x1f")[:-1])
+
+
+PREFIX_END = "\U0010ffff"
+"""The highest code point: no :func:`ns_key` continues with it, so ``[k, k + PREFIX_END)``
+holds exactly the keys that start with ``k``."""
+
+
+def prefix_range(prefix: Namespace) -> tuple[str, str] | None:
+    """The half-open range of :func:`ns_key` strings of the namespaces under ``prefix``.
+
+    Args:
+        prefix: A namespace prefix, e.g. ``("users",)``.
+
+    Returns:
+        ``(low, high)``: a namespace lies under ``prefix`` exactly when ``low <= ns_key(ns) <
+        high`` in code-point order (SQLite's default, Postgres's ``COLLATE "C"``); ``None`` for
+        ``()``, which covers everything.
+    """
+    if not prefix:
+        return None
+    key = ns_key(prefix)
+    return key, key + PREFIX_END
+
+
+def unit_vectors(embeddings: Vectors) -> np.ndarray:
+    """Embeddings as float32 rows of unit length (so a dot product is the cosine similarity).
+
+    Args:
+        embeddings: Shape ``(n, dim)``.
+
+    Returns:
+        Shape ``(n, dim)``; an all-zero row stays zero.
+    """
+    matrix = np.asarray(embeddings, dtype=np.float32)
+    matrix = matrix.reshape(len(matrix), -1)
+    return matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+
+
+HistoryEvent = Literal["add", "update", "merge", "delete", "expire"]
+"""What a change did: see :mod:`memvault.history` for the life cycle."""
+HISTORY_EVENTS: tuple[HistoryEvent, ...] = get_args(HistoryEvent)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One change to one memory, as :meth:`~memvault.MemoryStore.history` returns it.
+
+    Attributes:
+        namespace: The memory's namespace, e.g. ``("users", "alice")``.
+        key: The memory's key.
+        event: ``"add"`` (nothing live was there), ``"update"`` (a live version was replaced),
+            ``"merge"`` (an update that merged a duplicate into it), ``"delete"`` (removed
+            while live) or ``"expire"`` (removed, or replaced, after its TTL ran out).
+        at: When, in Unix seconds (UTC) by the store's clock; for ``"expire"``, when the
+            memory expired (its ``expires_at``) if it had.
+        before: The value before the change; ``None`` for ``"add"``.
+        after: The value after the change; ``None`` for ``"delete"`` and ``"expire"``.
+        source: Who made the change: ``"api"`` (a direct call), ``"tool"``, ``"extractor"``,
+            ``"turn"``, ``"import"``, ``"cleanup"``, ``"restore"`` (re-created when a lost
+            record file was rebuilt), or a caller's own identifier.
+    """
+
+    namespace: Namespace
+    key: str
+    event: HistoryEvent
+    at: float
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as a JSON object (namespace as a list), as an export file holds it."""
+        return {
+            "namespace": list(self.namespace),
+            "key": self.key,
+            "event": self.event,
+            "at": self.at,
+            "before": self.before,
+            "after": self.after,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class Change:
+    """How a write enters the history: given to ``Backend.upsert`` with its records.
+
+    Attributes:
+        source: Who writes (see :attr:`HistoryEntry.source`), checked by
+            :func:`memvault.history.validate_source`.
+        merge: Record ``"merge"`` instead of ``"update"`` where a live version is replaced
+            (``"add"`` where none is).
+        carried: Entries to write as they are (an import carries them from an export). A
+            carried entry equal to one already kept (and not repeated more often in
+            ``carried``) is skipped, so importing an export into its own store again adds
+            nothing; a record whose key's history then ends with its value gets no entry of
+            its own.
+    """
+
+    source: str = "api"
+    merge: bool = False
+    carried: tuple[HistoryEntry, ...] = field(default=())
