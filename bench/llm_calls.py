@@ -37,8 +37,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cached_embedder import CachedEmbedder  # noqa: E402
 
 from memvault import (  # noqa: E402
-    DEFAULT_EXTRACTION_PROMPT,
-    DEFAULT_RECONCILIATION_PROMPT,
     AgentMemory,
     FactExtractor,
     InMemoryBackend,
@@ -47,6 +45,8 @@ from memvault import (  # noqa: E402
     memory_key,
 )
 from memvault.conversations import Turn, load_conversation  # noqa: E402
+from memvault.extraction import DEFAULT_EXTRACTION_PROMPT  # noqa: E402
+from memvault.reconcile import DEFAULT_RECONCILIATION_PROMPT  # noqa: E402
 from memvault.statements import memorable_text  # noqa: E402
 
 CONFIGURATIONS = ("extractor", "extractor+reconciler", "reconciler")

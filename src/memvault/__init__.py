@@ -3,7 +3,20 @@
 A namespaced memory store with semantic search, persistent on Chroma by default, embedding
 offline with all-MiniLM-L6-v2 (:class:`MemoryStore`), and the agent-memory layer both
 framework adapters are built on (:class:`AgentMemory`).
+
+:data:`__all__` holds what an application calls. The building blocks live in their modules:
+backends and their protocol in :mod:`memvault.backends`, every error in
+:mod:`memvault.errors`, the memory tools in :mod:`memvault.memory_tools`, the prompts with the
+code that sends them (:mod:`memvault.extraction`, :mod:`memvault.reconcile`). The names this
+package exported before 0.2 still resolve here, with a :class:`DeprecationWarning` naming their
+module.
 """
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
 
 from memvault.agent_memory import (
     AgentMemory,
@@ -12,127 +25,116 @@ from memvault.agent_memory import (
     amemory_context,
     memory_context,
 )
-from memvault.backends.base import Backend, VectorIndex
-from memvault.backends.chroma import ChromaBackend, ChromaIndex
+from memvault.backends.chroma import ChromaBackend
 from memvault.backends.chroma_server import ChromaServerBackend
-from memvault.backends.local import LocalBackend
 from memvault.backends.memory import InMemoryBackend
 from memvault.backends.postgres import PostgresBackend  # psycopg is imported when one is made
-from memvault.background import IngestionStats
-from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
-from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
-from memvault.embedding import (
-    DEFAULT_EMBEDDER,
-    Embedder,
-    FunctionEmbedder,
-    HashingEmbedder,
-    as_embedder,
-    resolve_embedder,
-)
+from memvault.config import MemoryConfig
+from memvault.context import format_memories
+from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder
 from memvault.errors import (
-    BackendError,
     BackendUnavailableError,
-    EmbedderError,
+    ConflictError,
     EmbedderMismatchError,
-    EmbedderUnavailableError,
-    ExtractionError,
-    ImportFormatError,
     InvalidArgumentError,
-    InvalidFilterError,
-    InvalidKeyError,
-    InvalidNamespaceError,
-    InvalidValueError,
     MemvaultError,
     MemvaultWarning,
-    ReconciliationError,
     StoreBusyError,
-    StoreClosedError,
-    StoreDamagedError,
 )
-from memvault.extraction import DEFAULT_EXTRACTION_PROMPT, FactExtractor, parse_facts
+from memvault.extraction import FactExtractor
 from memvault.items import MemoryItem
-from memvault.memory_tools import MEMORY_TOOLS, MemoryToolSpec, arun_memory_tool, run_memory_tool
 from memvault.minilm import MiniLMEmbedder
-from memvault.model import HistoryEntry, Namespace, Record
-from memvault.namespace import (
-    format_namespace_path,
-    parse_namespace_path,
-    resolve_namespace,
-)
-from memvault.reconcile import (
-    DEFAULT_RECONCILIATION_PROMPT,
-    DEFAULT_TURN_PROMPT,
-    Decision,
-    Reconciler,
-)
-from memvault.statements import memory_key, normalize_text
-from memvault.store import NOT_GIVEN, MemoryStore
+from memvault.model import HistoryEntry, Namespace
+from memvault.namespace import resolve_namespace
+from memvault.reconcile import Reconciler
+from memvault.statements import memory_key
+from memvault.store import MemoryStore
 
 __all__ = [
-    "DEFAULT_EMBEDDER",
-    "resolve_embedder",
-    "AgentMemory",
-    "MemoryChange",
-    "MemoryScope",
-    "Reconciler",
-    "Decision",
-    "DEFAULT_RECONCILIATION_PROMPT",
-    "DEFAULT_TURN_PROMPT",
-    "ReconciliationError",
-    "MemoryConfig",
-    "IngestionStats",
-    "DEFAULT_NAMESPACE",
-    "DEFAULT_SIMILARITY_THRESHOLD",
-    "MEMORY_TOOLS",
-    "MemoryToolSpec",
-    "arun_memory_tool",
-    "run_memory_tool",
-    "memory_key",
-    "normalize_text",
-    "DEFAULT_EXTRACTION_PROMPT",
-    "DEFAULT_MEMORY_HEADER",
-    "NOT_GIVEN",
-    "Backend",
-    "BackendError",
-    "BackendUnavailableError",
-    "ChromaBackend",
-    "ChromaIndex",
-    "ChromaServerBackend",
-    "EmbedderError",
-    "LocalBackend",
-    "PostgresBackend",
-    "MemvaultWarning",
-    "StoreBusyError",
-    "StoreClosedError",
-    "StoreDamagedError",
-    "VectorIndex",
-    "Embedder",
-    "EmbedderMismatchError",
-    "EmbedderUnavailableError",
-    "ExtractionError",
-    "FactExtractor",
-    "FunctionEmbedder",
-    "HashingEmbedder",
-    "HistoryEntry",
-    "ImportFormatError",
-    "InMemoryBackend",
-    "InvalidArgumentError",
-    "InvalidFilterError",
-    "InvalidKeyError",
-    "InvalidNamespaceError",
-    "InvalidValueError",
-    "MemoryItem",
+    # the store
     "MemoryStore",
-    "MemvaultError",
-    "MiniLMEmbedder",
+    "MemoryItem",
+    "HistoryEntry",
     "Namespace",
-    "Record",
-    "amemory_context",
-    "as_embedder",
-    "format_memories",
-    "format_namespace_path",
+    # where it keeps its memories
+    "ChromaBackend",
+    "InMemoryBackend",
+    "ChromaServerBackend",
+    "PostgresBackend",
+    # how it embeds them
+    "Embedder",
+    "MiniLMEmbedder",
+    "HashingEmbedder",
+    "FunctionEmbedder",
+    # an agent's memory
+    "AgentMemory",
+    "MemoryScope",
+    "MemoryChange",
+    "MemoryConfig",
+    "FactExtractor",
+    "Reconciler",
     "memory_context",
-    "parse_facts",
-    "parse_namespace_path",
+    "amemory_context",
+    "format_memories",
     "resolve_namespace",
+    "memory_key",
+    # what can go wrong
+    "MemvaultError",
+    "InvalidArgumentError",
+    "ConflictError",
+    "EmbedderMismatchError",
+    "StoreBusyError",
+    "BackendUnavailableError",
+    "MemvaultWarning",
 ]
+
+_MOVED = {
+    "memvault.arguments": ("NOT_GIVEN",),
+    "memvault.backends": ("Backend", "ChromaIndex", "LocalBackend", "Record", "VectorIndex"),
+    "memvault.background": ("IngestionStats",),
+    "memvault.config": ("DEFAULT_NAMESPACE", "DEFAULT_SIMILARITY_THRESHOLD"),
+    "memvault.context": ("DEFAULT_MEMORY_HEADER",),
+    "memvault.embedding": ("DEFAULT_EMBEDDER", "as_embedder", "resolve_embedder"),
+    "memvault.errors": (
+        "BackendError",
+        "EmbedderError",
+        "EmbedderUnavailableError",
+        "ExtractionError",
+        "ImportFormatError",
+        "InvalidFilterError",
+        "InvalidKeyError",
+        "InvalidNamespaceError",
+        "InvalidValueError",
+        "ReconciliationError",
+        "StoreClosedError",
+        "StoreDamagedError",
+    ),
+    "memvault.extraction": ("DEFAULT_EXTRACTION_PROMPT", "parse_facts"),
+    "memvault.memory_tools": (
+        "MEMORY_TOOLS",
+        "MemoryToolSpec",
+        "arun_memory_tool",
+        "run_memory_tool",
+    ),
+    "memvault.namespace": ("format_namespace_path", "parse_namespace_path"),
+    "memvault.reconcile": ("DEFAULT_RECONCILIATION_PROMPT", "DEFAULT_TURN_PROMPT", "Decision"),
+    "memvault.statements": ("normalize_text",),
+}
+_HOME = {name: module for module, names in _MOVED.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """A name this package exported before 0.2, from its module, with a deprecation warning.
+
+    Raises:
+        AttributeError: For any other name.
+    """
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memvault' has no attribute {name!r}")
+    warnings.warn(
+        f"memvault.{name} is deprecated: import it from {module} (from {module} import {name})",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(module), name)

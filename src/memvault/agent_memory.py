@@ -42,6 +42,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from memvault.arguments import check_k
 from memvault.background import BackgroundWorker, IngestionStats, check_timeout
 from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
@@ -84,12 +85,6 @@ CANDIDATES = 5
 """How many nearest memories a write compares with for near-duplicates."""
 STATING_POOL = 50
 """How many memories a description is compared with when forgetting by description."""
-
-
-def _check_k(k: Any, field: str = "k") -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000:
-        raise InvalidArgumentError(f"{field} must be an int from 1 to 1000, got {shown(k)}")
-    return k
 
 
 def _check_text(text: Any, field: str) -> str:
@@ -321,7 +316,7 @@ class AgentMemory:
         normalize_filter(filter)
         self.store = store
         self.namespace: Namespace = validate_namespace(namespace)
-        self.k = _check_k(k)
+        self.k = check_k(k)
         self.filter = filter
         self.header = header
         self.similarity_threshold = similarity_threshold
@@ -346,7 +341,7 @@ class AgentMemory:
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
                 ``header``, ``extractor``, ``reconciler``, ``ttl``, ``name``, ``background``);
                 those equal to
-                :data:`~memvault.NOT_GIVEN` are left out, so the defaults apply.
+                :data:`~memvault.arguments.NOT_GIVEN` are left out, so the defaults apply.
 
         Returns:
             The memory.
@@ -801,7 +796,7 @@ class MemoryScope:
         from the user and assistant messages go through :meth:`reconcile` (with a reconciler:
         one more LLM call when stored memories are similar) as ``kind="fact"`` memories whose
         ``sources`` are the keys of the user's statements; if the extractor's call fails or its
-        reply cannot be used (:class:`~memvault.ExtractionError`: a timeout, a reply without
+        reply cannot be used (:class:`~memvault.errors.ExtractionError`: a timeout, a reply without
         JSON, cut off, or with wordless facts), a warning is logged and the statements are
         stored instead, so a turn is never lost.
 
@@ -915,8 +910,8 @@ class MemoryScope:
         """Store a checked turn (:func:`_chat_of`) said at ``when``: see :meth:`save_turns`.
 
         With ``fall_back=False`` (the background worker, which falls back and counts the
-        failure itself) an :class:`~memvault.ExtractionError` propagates instead of storing the
-        statements.
+        failure itself) an :class:`~memvault.errors.ExtractionError` propagates instead of
+        storing the statements.
         """
         window = self._continue(chat, when)
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
@@ -1041,7 +1036,7 @@ class MemoryScope:
             InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, or an
                 ``exclude`` that is not a list of strings.
         """
-        k = self.memory.k if k is None else _check_k(k)
+        k = self.memory.k if k is None else check_k(k)
         if query is not None and (not isinstance(query, str) or not is_utf8(query)):
             raise InvalidArgumentError(
                 f"query must be a UTF-8 str or None, got {type(query).__name__} {shown(query)}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memvault.errors import InvalidArgumentError
+from memvault.errors import InvalidArgumentError, shown
 from memvault.model import SEARCH_MODES, SearchMode
 
 
@@ -39,6 +39,28 @@ def check_count(value: Any, field: str, *, minimum: int) -> int:
             f"{field} must be an int from {minimum} to {MAX_COUNT}, got {value!r:.80}"
         )
     return value
+
+
+MAX_K = 1000
+"""Upper bound of how many memories one recall returns (``k``, ``similarity_top_k``)."""
+
+
+def check_k(k: Any, field: str = "k") -> int:
+    """How many memories a recall returns: an int from 1 to :data:`MAX_K`.
+
+    Args:
+        k: The value given.
+        field: Its name in the message (``"k"``, ``"similarity_top_k"``).
+
+    Returns:
+        ``k`` unchanged.
+
+    Raises:
+        InvalidArgumentError: Otherwise (names ``field``).
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+        raise InvalidArgumentError(f"{field} must be an int from 1 to {MAX_K}, got {shown(k)}")
+    return k
 
 
 def check_mode(mode: Any, served: tuple[SearchMode, ...] = SEARCH_MODES) -> SearchMode:

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memvault.arguments import MAX_K
 from memvault.backends.memory import InMemoryBackend
 from memvault.context import DEFAULT_MEMORY_HEADER
 from memvault.errors import InvalidArgumentError, validation_problem
@@ -59,7 +60,7 @@ class MemoryConfig(BaseModel):
     namespace: tuple[str, ...] = Field(
         default=DEFAULT_NAMESPACE, description="Namespace template, e.g. ['users', '{user_id}']."
     )
-    k: int = Field(default=5, ge=1, le=1000, description="Most memories recalled per query.")
+    k: int = Field(default=5, ge=1, le=MAX_K, description="Most memories recalled per query.")
     header: str = Field(default=DEFAULT_MEMORY_HEADER, description="Text before the fence.")
     similarity_threshold: float | None = Field(
         default=DEFAULT_SIMILARITY_THRESHOLD,

@@ -34,6 +34,24 @@ class InvalidArgumentError(MemvaultError, ValueError):
     """An option such as ``limit``, ``offset``, ``ttl`` or ``k`` is out of range."""
 
 
+class ConflictError(MemvaultError):
+    """A compare-and-set write found the item changed since it was read.
+
+    ``put(..., if_updated_at=T)`` writes only while the stored item's ``updated_at`` is ``T``
+    (``T=None``: while the key holds no live item); otherwise nothing of the call is written.
+    Read the item again and retry. Attributes ``namespace``, ``key`` and ``updated_at`` (what
+    the store holds now, ``None`` if no live item) name the item.
+    """
+
+    def __init__(
+        self, message: str, *, namespace: tuple[str, ...], key: str, updated_at: float | None
+    ) -> None:
+        super().__init__(message)
+        self.namespace = namespace
+        self.key = key
+        self.updated_at = updated_at
+
+
 class EmbedderMismatchError(MemvaultError):
     """The store was written by another embedder (name or dimension) than the one given."""
 

@@ -53,7 +53,7 @@ backend; it is refused anywhere in a value (keep such numbers as strings)."""
 MAX_DEPTH = 32
 """Most containers (dicts and lists) a value may nest, the value itself counted: ``{"text":
 "x"}`` is 1 deep, ``{"text": "x", "a": [1]}`` 2. The check never recurses, so a value of any
-depth gets :class:`~memvault.InvalidValueError`, never ``RecursionError``."""
+depth gets :class:`~memvault.errors.InvalidValueError`, never ``RecursionError``."""
 
 MAX_FIELDS = 1000
 """Most entries a value may have at its top level. Chroma keeps each top-level scalar as two

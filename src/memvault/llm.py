@@ -80,7 +80,7 @@ def reply_text(reply: Any, error: type[ExtractionError] = ExtractionError) -> st
     Args:
         reply: A str, or an object with a str ``content`` (LangChain messages), ``text``
             (LlamaIndex completions) or ``message.content`` (LlamaIndex chat responses).
-        error: What to raise: :class:`~memvault.ExtractionError` or a subclass.
+        error: What to raise: :class:`~memvault.errors.ExtractionError` or a subclass.
 
     Returns:
         The text.
@@ -134,7 +134,7 @@ def reply_json(reply: str, error: type[ExtractionError]) -> Any:
 
     Args:
         reply: The model's text.
-        error: The error to raise: :class:`~memvault.ExtractionError` or a subclass.
+        error: The error to raise: :class:`~memvault.errors.ExtractionError` or a subclass.
 
     Returns:
         The parsed value (a dict, list, str...).
@@ -178,7 +178,7 @@ def generate(llm: Any, messages: Messages, error: type[ExtractionError] = Extrac
     Args:
         llm: A model checked by :func:`check_llm`.
         messages: The prompt, oldest first.
-        error: What to raise when the call fails: :class:`~memvault.ExtractionError` or a
+        error: What to raise when the call fails: :class:`~memvault.errors.ExtractionError` or a
             subclass.
 
     Returns:

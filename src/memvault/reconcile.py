@@ -13,7 +13,7 @@ decide per fact (the four operations of Mem0, Chhikara et al., arXiv:2504.19413,
 
 The model sees the candidates under short integer ids (``0``, ``1``, ...), never their keys,
 and :func:`parse_decisions` maps the ids back: an id the model invents matches no memory and so
-can touch none. A reply that cannot be read raises :class:`~memvault.ReconciliationError`
+can touch none. A reply that cannot be read raises :class:`~memvault.errors.ReconciliationError`
 (the caller then adds every fact and deletes nothing); an entry that names an unknown id or
 event is dropped with a logged warning, and a fact left without any valid decision is added, so
 no fact is lost to a bad reply.

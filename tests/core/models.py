@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memvault import DEFAULT_EXTRACTION_PROMPT, DEFAULT_RECONCILIATION_PROMPT, DEFAULT_TURN_PROMPT
+from memvault.extraction import DEFAULT_EXTRACTION_PROMPT
+from memvault.reconcile import DEFAULT_RECONCILIATION_PROMPT, DEFAULT_TURN_PROMPT
 
 
 class ScriptedModel:

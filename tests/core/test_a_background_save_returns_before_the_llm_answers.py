@@ -6,7 +6,8 @@ import asyncio
 import threading
 import time
 
-from memvault import FactExtractor, IngestionStats
+from memvault import FactExtractor
+from memvault.background import IngestionStats
 from tests.core.event_loop import Ticker
 from tests.core.memory_fixtures import hashing_memory
 from tests.core.slow_llms import SlowLLM, fact_of

@@ -6,7 +6,6 @@ path adds the new facts."""
 import pytest
 
 from memvault import (
-    DEFAULT_TURN_PROMPT,
     AgentMemory,
     FactExtractor,
     HashingEmbedder,
@@ -14,6 +13,7 @@ from memvault import (
     MemoryStore,
     Reconciler,
 )
+from memvault.reconcile import DEFAULT_TURN_PROMPT
 from tests.core.models import ScriptedModel, facts
 
 STEAK = "The user loves steak."

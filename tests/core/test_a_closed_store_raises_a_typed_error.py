@@ -2,7 +2,8 @@
 
 import pytest
 
-from memvault import HashingEmbedder, MemoryStore, StoreClosedError
+from memvault import HashingEmbedder, MemoryStore
+from memvault.errors import StoreClosedError
 
 NS = ("users", "alice")
 

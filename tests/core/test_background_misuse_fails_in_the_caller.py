@@ -3,7 +3,8 @@ the turn: ``flush()`` from inside a turn's work (the model), a save on a closed 
 
 import pytest
 
-from memvault import FactExtractor, InvalidArgumentError, StoreClosedError
+from memvault import FactExtractor, InvalidArgumentError
+from memvault.errors import StoreClosedError
 from tests.core.memory_fixtures import hashing_memory
 
 TURN = [{"role": "user", "content": "I am allergic to kiwi."}]

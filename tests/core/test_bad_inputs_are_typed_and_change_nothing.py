@@ -22,10 +22,9 @@ from memvault import (
     MemoryStore,
     MemvaultError,
     amemory_context,
-    arun_memory_tool,
     memory_context,
-    run_memory_tool,
 )
+from memvault.memory_tools import arun_memory_tool, run_memory_tool
 from tests.core.bad_inputs import (
     ALICE,
     BIG,

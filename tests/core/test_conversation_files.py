@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from memvault import ImportFormatError
 from memvault.conversations import load_conversation, source_id
+from memvault.errors import ImportFormatError
 
 MESSAGES = [
     {"role": "system", "content": "You are helpful."},

@@ -5,7 +5,8 @@ import importlib.metadata
 import numpy as np
 import pytest
 
-from memvault import EmbedderUnavailableError, MiniLMEmbedder
+from memvault import MiniLMEmbedder
+from memvault.errors import EmbedderUnavailableError
 from memvault.minilm import locate_model
 
 

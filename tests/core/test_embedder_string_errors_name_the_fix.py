@@ -5,14 +5,9 @@ import sys
 
 import pytest
 
-from memvault import (
-    EmbedderUnavailableError,
-    HashingEmbedder,
-    InMemoryBackend,
-    InvalidArgumentError,
-    MemoryStore,
-)
+from memvault import HashingEmbedder, InMemoryBackend, InvalidArgumentError, MemoryStore
 from memvault.embedding import resolve_embedder
+from memvault.errors import EmbedderUnavailableError
 
 
 def test_minilm_is_the_default():

@@ -4,14 +4,14 @@ import pytest
 
 from memvault import (
     AgentMemory,
-    ExtractionError,
     FactExtractor,
     HashingEmbedder,
     InMemoryBackend,
     MemoryStore,
     memory_key,
-    parse_facts,
 )
+from memvault.errors import ExtractionError
+from memvault.extraction import parse_facts
 
 MESSAGES = [
     {"role": "system", "content": "be nice"},

@@ -10,8 +10,8 @@ from memvault import (
     MemoryStore,
     Reconciler,
     memory_key,
-    run_memory_tool,
 )
+from memvault.memory_tools import run_memory_tool
 from tests.core.models import ScriptedModel, decisions, facts
 
 ALICE = ("users", "alice")

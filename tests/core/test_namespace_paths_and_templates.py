@@ -4,12 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memvault import (
-    InvalidNamespaceError,
-    format_namespace_path,
-    parse_namespace_path,
-    resolve_namespace,
-)
+from memvault import resolve_namespace
+from memvault.errors import InvalidNamespaceError
+from memvault.namespace import format_namespace_path, parse_namespace_path
 
 segments = st.text(min_size=1).filter(lambda s: "\x00" not in s)
 

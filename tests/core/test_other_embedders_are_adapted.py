@@ -2,7 +2,8 @@
 
 import pytest
 
-from memvault import FunctionEmbedder, HashingEmbedder, InMemoryBackend, MemoryStore, as_embedder
+from memvault import FunctionEmbedder, HashingEmbedder, InMemoryBackend, MemoryStore
+from memvault.embedding import as_embedder
 from memvault.errors import InvalidArgumentError
 
 BASE = HashingEmbedder(16)

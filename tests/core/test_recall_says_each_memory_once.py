@@ -1,6 +1,7 @@
 """Recall never returns two memories saying the same thing, nor what the conversation holds."""
 
-from memvault import memory_key, normalize_text
+from memvault import memory_key
+from memvault.statements import normalize_text
 from tests.core.memory_fixtures import hashing_memory
 
 NS = ("users", "alice")

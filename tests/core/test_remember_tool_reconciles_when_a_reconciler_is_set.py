@@ -9,10 +9,9 @@ from memvault import (
     InMemoryBackend,
     MemoryStore,
     Reconciler,
-    arun_memory_tool,
     memory_key,
-    run_memory_tool,
 )
+from memvault.memory_tools import arun_memory_tool, run_memory_tool
 from tests.core.models import ScriptedModel, decisions
 
 LISBON = "The user lives in Lisbon."

@@ -2,7 +2,8 @@
 
 import pytest
 
-from memvault import InvalidArgumentError, InvalidNamespaceError
+from memvault import InvalidArgumentError
+from memvault.errors import InvalidNamespaceError
 from tests.core.memory_fixtures import hashing_memory
 
 

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from memvault import (
-    EmbedderError,
     EmbedderMismatchError,
     FunctionEmbedder,
     HashingEmbedder,
     InMemoryBackend,
     MemoryStore,
 )
+from memvault.errors import EmbedderError
 
 NS = ("users", "alice")
 

@@ -7,12 +7,12 @@ import pytest
 
 from memvault import (
     ChromaBackend,
-    ChromaIndex,
     EmbedderMismatchError,
     HashingEmbedder,
     MemoryStore,
     MemvaultWarning,
 )
+from memvault.backends import ChromaIndex
 
 NS = ("users", "alice")
 

@@ -8,7 +8,7 @@ from langchain_core.messages import SystemMessage
 from langchain_memvault import MemoryMiddleware, create_memory_tools
 from langgraph.checkpoint.memory import InMemorySaver
 
-from memvault import InvalidNamespaceError
+from memvault.errors import InvalidNamespaceError
 from tests.langchain.fakes import call, scripted, small_store
 
 FACTS = ["Ada is vegetarian.", "Ada lives in Lisbon."]

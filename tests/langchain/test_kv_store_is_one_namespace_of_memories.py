@@ -3,7 +3,7 @@
 import pytest
 from langchain_memvault import MemvaultKVStore, MemvaultRetriever
 
-from memvault import InvalidValueError
+from memvault.errors import InvalidValueError
 from tests.langchain.fakes import small_store
 
 

@@ -5,7 +5,8 @@ import json
 import pytest
 from langchain_memvault import MemvaultLangGraphStore
 
-from memvault import InvalidArgumentError, InvalidFilterError, InvalidValueError
+from memvault import InvalidArgumentError
+from memvault.errors import InvalidFilterError, InvalidValueError
 from tests.langchain.fakes import small_store
 
 AWKWARD = {

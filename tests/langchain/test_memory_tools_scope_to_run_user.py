@@ -7,7 +7,8 @@ import pytest
 from langchain.agents import create_agent
 from langchain_memvault import create_memory_tools
 
-from memvault import InvalidNamespaceError, memory_key
+from memvault import memory_key
+from memvault.errors import InvalidNamespaceError
 from tests.langchain.fakes import call, scripted, small_store
 
 

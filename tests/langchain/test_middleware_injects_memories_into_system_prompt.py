@@ -5,7 +5,8 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_memvault import MemoryMiddleware
 from langgraph.checkpoint.memory import InMemorySaver
 
-from memvault import DEFAULT_MEMORY_HEADER, memory_context
+from memvault import memory_context
+from memvault.context import DEFAULT_MEMORY_HEADER
 from tests.langchain.fakes import scripted, small_store
 
 

@@ -8,7 +8,8 @@ from langchain_memvault import (
     create_memory_tools,
 )
 
-from memvault import AgentMemory, InvalidArgumentError, InvalidNamespaceError
+from memvault import AgentMemory, InvalidArgumentError
+from memvault.errors import InvalidNamespaceError
 from tests.langchain.fakes import small_store
 
 ADA = {"configurable": {"user_id": "ada"}}

@@ -4,7 +4,8 @@ import pytest
 from langchain_core.runnables import RunnableLambda
 from langchain_memvault import MemvaultRetriever
 
-from memvault import InvalidArgumentError, InvalidNamespaceError
+from memvault import InvalidArgumentError
+from memvault.errors import InvalidNamespaceError
 from tests.langchain.fakes import small_store
 
 ALICE = {"configurable": {"user_id": "alice"}}

@@ -7,7 +7,8 @@ from llama_index.memory.memvault import (
     memvault_memory,
 )
 
-from memvault import AgentMemory, InvalidArgumentError, InvalidFilterError, MemvaultError
+from memvault import AgentMemory, InvalidArgumentError, MemvaultError
+from memvault.errors import InvalidFilterError
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from llama_index.memory.memvault import (
     memvault_memory,
 )
 
-from memvault import InvalidNamespaceError
+from memvault.errors import InvalidNamespaceError
 
 
 def test_a_session_template_keeps_each_session_apart(store):

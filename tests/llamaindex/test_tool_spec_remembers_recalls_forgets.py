@@ -2,7 +2,8 @@ import json
 
 from llama_index.memory.memvault import MemvaultToolSpec
 
-from memvault import MEMORY_TOOLS, AgentMemory, memory_key
+from memvault import AgentMemory, memory_key
+from memvault.memory_tools import MEMORY_TOOLS
 
 
 def _tools(store, user_id, **options):

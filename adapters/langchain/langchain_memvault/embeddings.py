@@ -1,7 +1,7 @@
 """memvault's embedders as LangChain ``Embeddings``.
 
 The other direction needs no code: ``MemoryStore(embedder=any_langchain_embeddings)`` adapts a
-LangChain ``Embeddings`` through :func:`memvault.as_embedder`.
+LangChain ``Embeddings`` through :func:`memvault.embedding.as_embedder`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from memvault import resolve_embedder
+from memvault.embedding import resolve_embedder
 
 
 class MemvaultEmbeddings(Embeddings):
@@ -21,7 +21,7 @@ class MemvaultEmbeddings(Embeddings):
     a semantic cache) to embed exactly as the memvault store does, without any network.
 
     Args:
-        embedder: Any embedder :func:`memvault.as_embedder` accepts; default
+        embedder: Any embedder :func:`memvault.embedding.as_embedder` accepts; default
             :class:`memvault.MiniLMEmbedder` (all-MiniLM-L6-v2, 384 dimensions).
 
     Attributes:
@@ -29,7 +29,7 @@ class MemvaultEmbeddings(Embeddings):
         name: The model name memvault records in a store.
 
     Raises:
-        memvault.EmbedderUnavailableError: If the default model is not installed.
+        memvault.errors.EmbedderUnavailableError: If the default model is not installed.
         memvault.InvalidArgumentError: If ``embedder`` is of no supported kind.
 
     """

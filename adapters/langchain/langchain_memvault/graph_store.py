@@ -32,14 +32,8 @@ from langgraph.store.base import (
 )
 
 from langchain_memvault.graph_values import NOINDEX, TTL, decode, encode, translate_filter
-from memvault import (
-    Embedder,
-    EmbedderMismatchError,
-    InvalidArgumentError,
-    MemoryItem,
-    MemoryStore,
-    as_embedder,
-)
+from memvault import Embedder, EmbedderMismatchError, InvalidArgumentError, MemoryItem, MemoryStore
+from memvault.embedding import as_embedder
 from memvault.errors import shown
 from memvault.items import MAX_TTL
 from memvault.model import Namespace
@@ -119,8 +113,8 @@ def _same_embedder(embed: Any, embedder: Embedder) -> bool:
     """Whether ``embed`` (an ``IndexConfig`` ``embed``) is the model of ``embedder``.
 
     Compared as memvault compares embedders when a store is reopened: by the name and dimension
-    it records (:func:`memvault.as_embedder` names an object without a ``name`` and probes its
-    dimension with one call).
+    it records (:func:`memvault.embedding.as_embedder` names an object without a ``name`` and
+    probes its dimension with one call).
     """
     if embed is embedder:
         return True
@@ -248,7 +242,7 @@ class MemvaultLangGraphStore(BaseStore):
       (``InMemoryStore`` keeps emptied namespaces, and those merely read, too).
     - A filter on a field an item lacks does not match (with ``$ne`` too), ``$gt``-style
       operators never crash on missing or non-numeric fields, and list or ``None`` operands
-      are refused with :class:`memvault.InvalidFilterError`.
+      are refused with :class:`memvault.errors.InvalidFilterError`.
     - Expired items are never returned, even before a sweep (``omit_expired=True``, the only
       setting); ``SqliteStore`` returns them until swept and a read can revive them.
       ``refresh_ttl=True`` refreshes whatever ``refresh_on_read`` says (as ``PostgresStore``;

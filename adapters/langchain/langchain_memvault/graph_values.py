@@ -35,8 +35,7 @@ from typing import Any
 
 from langgraph.store.base import get_text_at_path
 
-from memvault import InvalidFilterError, InvalidValueError
-from memvault.errors import shown
+from memvault.errors import InvalidFilterError, InvalidValueError, shown
 from memvault.filters import is_scalar
 from memvault.items import MAX_DEPTH, validate_json
 
@@ -86,7 +85,7 @@ def encode(
         ttl: The item's TTL in minutes, or ``None``.
 
     Raises:
-        memvault.InvalidValueError: If ``value`` is not a dict of JSON data as
+        memvault.errors.InvalidValueError: If ``value`` is not a dict of JSON data as
             :func:`memvault.items.validate_json` checks it, at most ``MAX_DEPTH - 1`` deep
             (the message names the path of the bad field).
     """
@@ -158,7 +157,7 @@ def translate_filter(filter: Mapping[str, Any] | None) -> dict[str, Any] | None:
     :mod:`memvault.filters`); as there, a condition on a field an item lacks never matches.
 
     Raises:
-        memvault.InvalidFilterError: On a filter that is not a dict, a list or ``None``
+        memvault.errors.InvalidFilterError: On a filter that is not a dict, a list or ``None``
             operand, or a dict mixing operators and fields; the message names the field.
 
     """

@@ -8,7 +8,8 @@ from typing import Any
 
 from langchain_core.stores import BaseStore
 
-from memvault import NOT_GIVEN, InvalidArgumentError, MemoryStore
+from memvault import InvalidArgumentError, MemoryStore
+from memvault.arguments import NOT_GIVEN
 from memvault.errors import shown
 from memvault.items import validate_ttl
 from memvault.model import Namespace
@@ -49,9 +50,10 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         memvault.InvalidArgumentError: If ``store`` is not a MemoryStore or ``ttl`` is not a
             positive number of seconds; from the methods, if ``keys`` is not a list of keys or
             ``prefix`` not a str.
-        memvault.InvalidNamespaceError: If ``namespace`` is not a non-empty tuple of strings.
-        memvault.InvalidKeyError, memvault.InvalidValueError: From ``mset``, when a key is bad
-            or a value lacks a non-empty ``"text"`` or is not JSON; nothing is written then.
+        memvault.errors.InvalidNamespaceError: If ``namespace`` is not a non-empty tuple of strings.
+        memvault.errors.InvalidKeyError, memvault.errors.InvalidValueError: From ``mset``,
+            when a key is bad or a value lacks a non-empty ``"text"`` or is not JSON; nothing
+            is written then.
 
     """
 

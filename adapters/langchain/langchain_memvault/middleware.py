@@ -11,7 +11,8 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langchain_core.runnables import RunnableConfig
 
 from langchain_memvault.run_scope import run_scope
-from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault.arguments import NOT_GIVEN
 
 SCOPES_KEY = "memvault_scopes"
 """The agent-state key where each memory middleware keeps the scope it resolved for the run."""
@@ -94,8 +95,8 @@ class MemoryMiddleware(AgentMiddleware):
 
     The namespace template is filled from the runtime context
     (``invoke(..., context=Context(user_id="alice"))``), the ``configurable`` entries and the
-    thread id (``{thread_id}``); a missing value raises :class:`memvault.InvalidNamespaceError`
-    rather than sharing memories.
+    thread id (``{thread_id}``); a missing value raises
+    :class:`memvault.errors.InvalidNamespaceError` rather than sharing memories.
 
     Two instances (e.g. the user's memory and the organisation's) can serve one agent when
     their names differ: give one ``name=``, or an :class:`memvault.AgentMemory` with its own
@@ -114,7 +115,7 @@ class MemoryMiddleware(AgentMiddleware):
         k: With a store: most memories recalled per model call, 1 to 1000; default 5.
         filter: With a store: metadata filter for recall (see :mod:`memvault.filters`).
         header: With a store: text before the fence (default
-            :data:`memvault.DEFAULT_MEMORY_HEADER`).
+            :data:`memvault.context.DEFAULT_MEMORY_HEADER`).
         extractor: With a store: a :class:`memvault.FactExtractor` to save facts instead of the
             user's statements.
         reconciler: With a store: a :class:`memvault.Reconciler` deciding, in one model call,
@@ -133,9 +134,9 @@ class MemoryMiddleware(AgentMiddleware):
         memvault.InvalidArgumentError: If ``memory_or_store`` is neither, options come with an
             AgentMemory, an option is out of range, ``name`` is not an identifier, or
             ``background`` is not a bool.
-        memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
+        memvault.errors.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             run, if a value the template needs is missing.
-        memvault.InvalidFilterError: If ``filter`` is not a valid filter.
+        memvault.errors.InvalidFilterError: If ``filter`` is not a valid filter.
 
     Example:
         >>> user = MemoryMiddleware(store, ("users", "{user_id}"))  # doctest: +SKIP
@@ -214,7 +215,7 @@ class MemoryMiddleware(AgentMiddleware):
         """The memory resolved for the run of ``runtime`` (a LangGraph ``Runtime``).
 
         Raises:
-            memvault.InvalidNamespaceError: If the run lacks a value the template needs.
+            memvault.errors.InvalidNamespaceError: If the run lacks a value the template needs.
         """
         return run_scope(self.memory, None, runtime)
 
@@ -236,7 +237,7 @@ class MemoryMiddleware(AgentMiddleware):
         ``config``.
 
         Raises:
-            memvault.InvalidNamespaceError: If the run lacks a value the template needs.
+            memvault.errors.InvalidNamespaceError: If the run lacks a value the template needs.
         """
         scope = run_scope(self.memory, config, runtime)
         resolved = {"namespace": list(scope.namespace), "session_id": scope.session_id}

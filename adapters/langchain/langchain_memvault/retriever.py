@@ -14,14 +14,8 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 from pydantic import ConfigDict, Field
 
 from langchain_memvault.run_scope import run_values
-from memvault import (
-    DEFAULT_NAMESPACE,
-    AgentMemory,
-    InvalidArgumentError,
-    MemoryItem,
-    MemoryScope,
-    MemoryStore,
-)
+from memvault import AgentMemory, InvalidArgumentError, MemoryItem, MemoryScope, MemoryStore
+from memvault.config import DEFAULT_NAMESPACE
 from memvault.model import Namespace
 
 SEARCH_KWARGS = frozenset({"k", "filter"})
@@ -77,12 +71,12 @@ class MemvaultRetriever(BaseRetriever):
 
     Raises:
         pydantic.ValidationError: If a field has the wrong type (e.g. ``namespace="users"``).
-        memvault.InvalidNamespaceError: If the namespace has an empty segment; from
+        memvault.errors.InvalidNamespaceError: If the namespace has an empty segment; from
             ``invoke``, if the run lacks a value its template needs (the retriever fails
             closed, never searching a shared namespace).
         memvault.InvalidArgumentError: On a bad ``k`` or a search keyword other than ``k`` and
             ``filter``, here or in ``invoke``.
-        memvault.InvalidFilterError: On a bad filter, here or in ``invoke``.
+        memvault.errors.InvalidFilterError: On a bad filter, here or in ``invoke``.
 
     Example:
         >>> retriever = MemvaultRetriever(store=store, search_kwargs={"k": 2})  # doctest: +SKIP
@@ -122,7 +116,7 @@ class MemvaultRetriever(BaseRetriever):
             Up to ``k`` documents, most relevant first.
 
         Raises:
-            memvault.InvalidNamespaceError: If the run lacks a value the template needs.
+            memvault.errors.InvalidNamespaceError: If the run lacks a value the template needs.
         """
         config = ensure_config(config)
         return super().invoke(input, config, values=run_values(config), **kwargs)

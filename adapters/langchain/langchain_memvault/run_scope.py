@@ -9,7 +9,7 @@ the run, never from a model's tool arguments: the ``configurable`` entries of th
 :class:`~langchain_core.runnables.RunnableConfig`, the fields of LangGraph's runtime context
 (``create_agent(..., context_schema=...)`` / ``invoke(..., context=...)``), and the thread id,
 which becomes the session id of what is saved. :meth:`memvault.AgentMemory.scope` then fills
-the template and raises :class:`memvault.InvalidNamespaceError` when a value is missing.
+the template and raises :class:`memvault.errors.InvalidNamespaceError` when a value is missing.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
 """Memory tools for LangChain agents: remember, recall, forget and list_memories.
 
 Each tool is a :class:`MemoryTool` driven by one of the core's
-:data:`memvault.MEMORY_TOOLS` specs (name, description, argument schema) and run by
-:func:`memvault.run_memory_tool`, so both frameworks offer the same tools with the same
+:data:`memvault.memory_tools.MEMORY_TOOLS` specs (name, description, argument schema) and run by
+:func:`memvault.memory_tools.run_memory_tool`, so both frameworks offer the same tools with the same
 arguments: ``remember(text)``, ``recall(query, limit=5)``, ``forget(memory)`` (an id or a
 description) and ``list_memories(limit=20, offset=0)``.
 
 The namespace of every call comes from the run (see :mod:`langchain_memvault.run_scope`), never
 from an argument the model fills, so a model cannot reach another user's memories, and a run
-without the user id fails with :class:`memvault.InvalidNamespaceError` instead of falling back
-to a shared namespace.
+without the user id fails with :class:`memvault.errors.InvalidNamespaceError` instead of
+falling back to a shared namespace.
 """
 
 from __future__ import annotations
@@ -24,17 +24,15 @@ from langchain_core.tools import BaseTool
 from pydantic import ConfigDict, InstanceOf
 
 from langchain_memvault.run_scope import run_scope
-from memvault import (
+from memvault import AgentMemory, InvalidArgumentError, MemoryStore
+from memvault.arguments import NOT_GIVEN
+from memvault.memory_tools import (
     MEMORY_TOOLS,
-    NOT_GIVEN,
-    AgentMemory,
-    InvalidArgumentError,
-    MemoryStore,
     MemoryToolSpec,
     arun_memory_tool,
     run_memory_tool,
+    tool_spec,
 )
-from memvault.memory_tools import tool_spec
 
 _PREFIX = re.compile(r"[A-Za-z0-9_-]*")
 
@@ -45,10 +43,10 @@ class MemoryTool(BaseTool):
     Its name is ``spec.named(prefix)``, its description ``spec.description_for(memory.name)``
     and its arguments ``spec.args_schema``; a call resolves the memory for the run
     (:func:`~langchain_memvault.run_scope.run_scope`) and returns the text of
-    :func:`memvault.run_memory_tool`.
+    :func:`memvault.memory_tools.run_memory_tool`.
 
     Args:
-        spec: The :class:`memvault.MemoryToolSpec` (the named subclasses set it).
+        spec: The :class:`memvault.memory_tools.MemoryToolSpec` (the named subclasses set it).
         memory: The :class:`memvault.AgentMemory` (namespace template, ttl, name).
         store: Instead of ``memory``: a :class:`memvault.MemoryStore`, wrapped as
             ``AgentMemory(store, namespace, ttl=ttl)``.
@@ -71,7 +69,7 @@ class MemoryTool(BaseTool):
             prefix has other characters; during a call, on arguments memvault rejects (a blank
             text).
         pydantic.ValidationError: From ``invoke``, on arguments the tool's schema rejects.
-        memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
+        memvault.errors.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; during a
             call, if the run lacks a value the template needs.
     """
 
@@ -98,7 +96,7 @@ class MemoryTool(BaseTool):
         spec = spec or self.default_spec
         if not isinstance(spec, MemoryToolSpec):
             raise InvalidArgumentError(
-                f"spec must be one of memvault.MEMORY_TOOLS, got {type(spec).__name__}"
+                f"spec must be one of memvault.memory_tools.MEMORY_TOOLS, got {type(spec).__name__}"
             )
         if (memory is None) == (store is None):
             raise InvalidArgumentError("give a memory tool either memory=... or store=...")
@@ -206,7 +204,7 @@ def create_memory_tools(
         memvault.InvalidArgumentError: If ``memory_or_store`` is neither, ``namespace`` or
             ``ttl`` come with an AgentMemory, or the prefix has characters other than letters,
             digits, ``_`` and ``-``.
-        memvault.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; and from
+        memvault.errors.InvalidNamespaceError: If ``namespace`` is not a tuple of strings; and from
             each call, if the run lacks a value the template needs.
 
     Example:

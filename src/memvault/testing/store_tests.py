@@ -230,7 +230,7 @@ class StoreTests(ContractBase):
     def test_bad_filters_raise_with_the_field(
         self, store: MemoryStore, filter: Any, message: str
     ) -> None:
-        """A bad filter raises :class:`~memvault.InvalidFilterError` saying what is wrong."""
+        """A bad filter raises :class:`~memvault.errors.InvalidFilterError` saying what is wrong."""
         with pytest.raises(InvalidFilterError, match=message):
             store.search(("docs",), filter=filter)
 

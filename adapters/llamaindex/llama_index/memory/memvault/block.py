@@ -16,15 +16,9 @@ from llama_index.memory.memvault.messages import (
     to_openai_messages,
 )
 
-from memvault import (
-    DEFAULT_NAMESPACE,
-    NOT_GIVEN,
-    AgentMemory,
-    InvalidArgumentError,
-    MemoryScope,
-    MemoryStore,
-)
-from memvault.agent_memory import _check_k
+from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault.arguments import NOT_GIVEN, check_k
+from memvault.config import DEFAULT_NAMESPACE
 
 __all__ = ["DEFAULT_NAMESPACE", "MemvaultMemoryBlock", "agent_memory"]
 
@@ -46,7 +40,7 @@ def agent_memory(
         similarity_top_k: Most memories recalled per query, 1 to 1000 (store only); default 5.
         **options: Other :class:`memvault.AgentMemory` arguments (``namespace``, ``filter``,
             ``extractor``, ``reconciler``, ``header``, ``name``, ``background``);
-            :data:`memvault.NOT_GIVEN` ones are left out.
+            :data:`memvault.arguments.NOT_GIVEN` ones are left out.
 
     Returns:
         The memory.
@@ -62,7 +56,7 @@ def agent_memory(
                 "similarity_top_k cannot be given with an AgentMemory, which holds its own: "
                 "set k on the AgentMemory, or pass a MemoryStore instead"
             )
-        _check_k(similarity_top_k, "similarity_top_k")
+        check_k(similarity_top_k, "similarity_top_k")
     return AgentMemory.of(memory_or_store, k=similarity_top_k, **options)
 
 
@@ -98,7 +92,7 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             delete or confirm the most similar stored memories (one more LLM call, when any is
             similar).
         header: Text before the fence (store only); default
-            :data:`memvault.DEFAULT_MEMORY_HEADER`.
+            :data:`memvault.context.DEFAULT_MEMORY_HEADER`.
         name: Block name, the tag ``Memory`` wraps the block in; default the memory's ``name``
             (``"memvault"`` unless set), so blocks of differently named memories can share one
             ``Memory``. With a store, the wrapping ``AgentMemory`` gets this name too.

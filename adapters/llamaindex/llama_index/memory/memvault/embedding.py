@@ -1,7 +1,7 @@
 """memvault's embedders as a LlamaIndex ``BaseEmbedding``.
 
 The other direction needs no adapter: a LlamaIndex ``BaseEmbedding`` can be given to
-``memvault.MemoryStore(embedder=...)`` as it is (:func:`memvault.as_embedder` reads its
+``memvault.MemoryStore(embedder=...)`` as it is (:func:`memvault.embedding.as_embedder` reads its
 ``get_text_embedding_batch`` / ``get_query_embedding``).
 """
 
@@ -15,7 +15,8 @@ from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.callbacks import CallbackManager
 from llama_index.core.constants import DEFAULT_EMBED_BATCH_SIZE
 
-from memvault import Embedder, resolve_embedder
+from memvault import Embedder
+from memvault.embedding import resolve_embedder
 
 
 class MemvaultEmbedding(BaseEmbedding):
@@ -25,7 +26,7 @@ class MemvaultEmbedding(BaseEmbedding):
     model as the memory store, offline. ``model_name`` is the embedder's ``name``.
 
     Args:
-        embedder: Any embedder :func:`memvault.as_embedder` accepts; default
+        embedder: Any embedder :func:`memvault.embedding.as_embedder` accepts; default
             :class:`memvault.MiniLMEmbedder` (384-d, unit length).
         embed_batch_size: Texts per call, as for any ``BaseEmbedding``.
         callback_manager: LlamaIndex callbacks.

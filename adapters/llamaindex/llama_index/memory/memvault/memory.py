@@ -17,7 +17,8 @@ from llama_index.core.memory.memory import BaseMemoryBlock
 from llama_index.memory.memvault.block import MemvaultMemoryBlock
 from llama_index.memory.memvault.messages import chat_message, chat_messages, message_text
 
-from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryStore
+from memvault import AgentMemory, InvalidArgumentError, MemoryStore
+from memvault.arguments import NOT_GIVEN
 from memvault.background import check_timeout
 
 

@@ -10,7 +10,9 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from llama_index.memory.memvault.block import agent_memory
 
-from memvault import NOT_GIVEN, AgentMemory, MemoryItem, MemoryStore, format_namespace_path
+from memvault import AgentMemory, MemoryItem, MemoryStore
+from memvault.arguments import NOT_GIVEN
+from memvault.namespace import format_namespace_path
 
 
 def _node(item: MemoryItem) -> NodeWithScore:

@@ -14,7 +14,8 @@ from llama_index.core.tools.types import ToolMetadata
 from llama_index.core.workflow import Context
 from llama_index.memory.memvault.block import MemvaultMemoryBlock
 
-from memvault import NOT_GIVEN, AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault.arguments import NOT_GIVEN
 from memvault.memory_tools import (
     MEMORY_TOOLS,
     MemoryToolSpec,
@@ -30,8 +31,9 @@ class MemvaultToolSpec(BaseToolSpec):
     The tools are :data:`memvault.memory_tools.MEMORY_TOOLS`: the model fills only the
     arguments of each tool's schema (``remember(text)``, ``recall(query, limit)``,
     ``forget(memory)``, ``list_memories(limit, offset)``), never a namespace, so it cannot
-    reach another user's memories; each call runs :func:`memvault.run_memory_tool` (or its
-    async twin) in the run's :class:`memvault.MemoryScope`.
+    reach another user's memories; each call runs
+    :func:`memvault.memory_tools.run_memory_tool` (or its async twin) in the run's
+    :class:`memvault.MemoryScope`.
 
     The scope is taken from the run: in an agent workflow (``agent.run(..., memory=memory)``)
     the ids come from the run's ``Memory``: ``user_id`` from its first
@@ -39,7 +41,8 @@ class MemvaultToolSpec(BaseToolSpec):
     namespace template, ``session_id`` from ``memory.session_id``. Ids the run does not give
     come from this constructor, so one agent built once serves every user, and direct calls
     (``tool.call(text=...)``) use the constructor's ids. A template id given by neither fails
-    the call with :class:`memvault.InvalidNamespaceError` rather than reach a shared namespace.
+    the call with :class:`memvault.errors.InvalidNamespaceError` rather than reach a shared
+    namespace.
 
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
