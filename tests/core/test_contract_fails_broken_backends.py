@@ -15,6 +15,8 @@ import dataclasses
 from memvault import InMemoryBackend
 from memvault.testing import BackendTests
 
+pytestmark = pytest.mark.slow  # pytest in subprocesses: once, on the main Python (.ci/run)
+
 
 class DotProduct(InMemoryBackend):
     """Scores by dot product with the query as given, not by cosine."""

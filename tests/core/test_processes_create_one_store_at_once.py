@@ -6,7 +6,11 @@ a fresh process must then find every memory of every round.
 
 import json
 
+import pytest
+
 from tests.core.processes import finish, release, run, spawn
+
+pytestmark = pytest.mark.slow  # processes: once, on the main Python (.ci/run)
 
 ROUNDS = 8
 PROCESSES = 2

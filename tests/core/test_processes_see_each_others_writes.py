@@ -12,7 +12,11 @@ search of B's namespace and of the whole store, and by ``get`` and ``count``.
 import json
 import subprocess
 
+import pytest
+
 from tests.core.processes import finish, next_report, run, spawn
+
+pytestmark = pytest.mark.slow  # processes: once, on the main Python (.ci/run)
 
 BOUND = 5.0  # seconds from B's exit until A finds every one of B's writes in every mode
 SEED = 2_100
