@@ -44,10 +44,12 @@ from typing import Any, Literal
 
 from memvault.arguments import check_k
 from memvault.background import BackgroundWorker, IngestionStats, check_timeout
+from memvault.compare_and_set import retrying
 from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
 from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
 from memvault.conversations import format_session_date
 from memvault.errors import (
+    ConflictError,
     ExtractionError,
     InvalidArgumentError,
     InvalidValueError,
@@ -584,24 +586,30 @@ class MemoryScope:
                 f"metadata may not set {', '.join(reserved)}: memvault writes these fields "
                 "itself; rename yours"
             )
-        key, old = self._said_at(text)
-        if old is None:
-            old = self._near_duplicate(text)
-        value = self._merged(old, text, kind, sources)
-        value.update(extra)
-        key = old.key if old is not None else key
-        try:
-            item = self.store.put(
-                self.namespace,
-                key,
-                value,
-                ttl=self.memory.ttl,
-                source=source,
-                event="merge" if old is not None else None,
-            )
-        except InvalidValueError as error:
-            raise InvalidValueError(f"metadata: {error}") from None
-        return ("merge" if old is not None else "add"), item
+
+        def attempt() -> tuple[ChangeEvent, MemoryItem]:
+            # read, merge, and write only over what was read: a conflict (another thread or
+            # process wrote the memory meanwhile) reads again, so nothing is lost or doubled
+            key, old = self._said_at(text)
+            if old is None:
+                old = self._near_duplicate(text)
+            value = self._merged(old, text, kind, sources)
+            value.update(extra)
+            try:
+                item = self.store.put(
+                    self.namespace,
+                    key if old is None else old.key,
+                    value,
+                    ttl=self.memory.ttl,
+                    source=source,
+                    event="merge" if old is not None else None,
+                    if_updated_at=None if old is None else old.updated_at,
+                )
+            except InvalidValueError as error:
+                raise InvalidValueError(f"metadata: {error}") from None
+            return ("merge" if old is not None else "add"), item
+
+        return retrying(attempt)
 
     def _said_at(self, text: str) -> tuple[str, MemoryItem | None]:
         """The key a memory saying ``text`` has here, and that memory if one is stored.
@@ -760,30 +768,52 @@ class MemoryScope:
                 continue
             assert target is not None
             current = self.store.get(target.namespace, target.key)
-            if current is None or current.updated_at != target.updated_at:
-                # Changed since the model saw it: its decision is stale; keep the newer memory.
-                logger.warning(
-                    "reconciliation: %s of %r skipped, the memory changed since the model saw it%s",
-                    decision.event,
-                    target.text,
-                    "; adding the new text instead" if decision.event == "UPDATE" else "",
-                )
-                if decision.event == "UPDATE":
-                    assert decision.text is not None
-                    event, item = self._remember(decision.text, None, "fact", sources, source)
-                    changes.append(MemoryChange(event, decision.fact, item))
-            elif decision.event == "DELETE":
+            fresh = current is not None and current.updated_at == target.updated_at
+            if fresh and decision.event == "DELETE":
                 self.store.delete(target.namespace, target.key, source=source)
                 changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
-            else:
+                continue
+            updated = self._updated(current, decision, sources, source) if fresh else None
+            if updated is not None:
+                changes.append(updated)
+                continue
+            # Changed since the model saw it: its decision is stale; keep the newer memory.
+            logger.warning(
+                "reconciliation: %s of %r skipped, the memory changed since the model saw it%s",
+                decision.event,
+                target.text,
+                "; adding the new text instead" if decision.event == "UPDATE" else "",
+            )
+            if decision.event == "UPDATE":
                 assert decision.text is not None
-                value = self._merged(current, decision.text, "fact", sources)
-                value["mentions"] = int(current.value.get("mentions", 1))
-                item = self.store.put(
-                    target.namespace, target.key, value, ttl=self.memory.ttl, source=source
-                )
-                changes.append(MemoryChange("update", decision.fact, item, before=current.text))
+                event, item = self._remember(decision.text, None, "fact", sources, source)
+                changes.append(MemoryChange(event, decision.fact, item))
         return changes
+
+    def _updated(
+        self, current: MemoryItem | None, decision: Decision, sources: list[str], source: str
+    ) -> MemoryChange | None:
+        """Write an UPDATE over ``current``, only if no one wrote it since it was read.
+
+        Returns:
+            The change, or ``None`` where the memory changed meanwhile (a
+            :class:`~memvault.errors.ConflictError`): the decision is stale then.
+        """
+        assert current is not None and decision.text is not None
+        value = self._merged(current, decision.text, "fact", sources)
+        value["mentions"] = int(current.value.get("mentions", 1))
+        try:
+            item = self.store.put(
+                current.namespace,
+                current.key,
+                value,
+                ttl=self.memory.ttl,
+                source=source,
+                if_updated_at=current.updated_at,
+            )
+        except ConflictError:
+            return None
+        return MemoryChange("update", decision.fact, item, before=current.text)
 
     def save_turns(
         self, messages: Sequence[Mapping[str, Any]], *, timestamp: float | None = None
@@ -942,13 +972,24 @@ class MemoryScope:
         if it still holds the context it was saved with.
         """
         window = self.memory._tails.window((self.namespace, self.session_id), chat, when)
-        updates = []
-        for completion in window.completions:
-            item = self.store.get(self.namespace, completion.key)
-            if item is not None and item.value.get("context") == completion.stored:
-                updates.append((item.key, {**item.value, "context": completion.context}))
-        if updates:
-            self.store.put_many(self.namespace, updates, ttl=self.memory.ttl, source="turn")
+
+        def attempt() -> None:
+            updates, read = [], {}
+            for completion in window.completions:
+                item = self.store.get(self.namespace, completion.key)
+                if item is not None and item.value.get("context") == completion.stored:
+                    updates.append((item.key, {**item.value, "context": completion.context}))
+                    read[item.key] = item.updated_at
+            if updates:
+                self.store.put_many(
+                    self.namespace,
+                    updates,
+                    ttl=self.memory.ttl,
+                    source="turn",
+                    if_updated_at=read,
+                )
+
+        retrying(attempt)
         return window
 
     def _store_statements(self, window: Window) -> list[MemoryItem]:

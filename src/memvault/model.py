@@ -206,8 +206,15 @@ class Change:
             ``carried``) is skipped, so importing an export into its own store again adds
             nothing; a record whose key's history then ends with its value gets no entry of
             its own.
+        expected: A compare-and-set's condition: ``(record id, updated_at)`` pairs, the
+            ``updated_at`` (Unix seconds) each of those records' stored version must have for
+            the write to go ahead, ``None`` where no live version may be there. Checked by the
+            backend in the step that reads the versions it replaces
+            (:func:`memvault.compare_and_set.check_expected`); records not named write as
+            they are.
     """
 
     source: str = "api"
     merge: bool = False
     carried: tuple[HistoryEntry, ...] = field(default=())
+    expected: tuple[tuple[str, float | None], ...] = field(default=())

@@ -46,6 +46,7 @@ from memvault.backends.sql import (
     record_of_row,
     under,
 )
+from memvault.compare_and_set import check_expected
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import matches
 from memvault.history import entries_of_delete, entries_of_upsert
@@ -399,6 +400,8 @@ class RecordFile:
 
         A live replaced version lends its ``created_at``; history entries are those of
         :func:`~memvault.history.entries_of_upsert` and the carried entries not kept yet.
+        ``change.expected`` is checked against each version read, inside the transaction
+        (:func:`~memvault.compare_and_set.check_expected`).
 
         Args:
             records: Distinct ids.
@@ -408,6 +411,10 @@ class RecordFile:
 
         Returns:
             The records as stored.
+
+        Raises:
+            ConflictError: Where a version read is not the one ``change.expected`` names;
+                the transaction is rolled back, nothing is written.
         """
         stored = []
         with self._use(), self._transaction():
@@ -420,6 +427,7 @@ class RecordFile:
                     (record.id,),
                 ).fetchone()
                 old = None if old_row is None else record_of_row(old_row[2:])
+                check_expected([record], [old], change, now=now)
                 previous.append(old)
                 if old_row is not None:
                     assert old is not None

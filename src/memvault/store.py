@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -195,6 +195,14 @@ class MemoryStore:
                 f"backend must be a Backend such as PostgresBackend(dsn) or InMemoryBackend(), "
                 f"got {type(backend).__name__} {str(backend)[:80]!r}; for a folder give path="
             )
+        if backend is not None and not isinstance(backend, Backend):
+            raise InvalidArgumentError(
+                f"backend must subclass memvault.backends.Backend, got "
+                f"{type(backend).__name__}: a backend written against the protocol of memvault "
+                f"0.1 works once its class declares it, `class {type(backend).__name__}"
+                f"(Backend)` (from memvault.backends import Backend), which also gives it "
+                "dense_records, lexical and both_rankings by default"
+            )
         if backend is None:
             from memvault.backends.chroma import ChromaBackend
 
@@ -308,6 +316,7 @@ class MemoryStore:
         ttl: Any = NOT_GIVEN,
         source: str = "api",
         event: Literal["merge"] | None = None,
+        if_updated_at: Any = NOT_GIVEN,
     ) -> MemoryItem:
         """Insert or replace (upsert) one item, and record the change in its history.
 
@@ -323,16 +332,30 @@ class MemoryStore:
             event: ``None`` records ``"add"`` where no live item was there, else
                 ``"update"``; ``"merge"`` records ``"merge"`` (an update that merged a
                 duplicate into this item), or ``"add"`` where no live item was there.
+            if_updated_at: Compare-and-set (see :mod:`memvault.compare_and_set`): write only
+                if the stored item's ``updated_at`` is this (Unix seconds, as read from
+                :meth:`get`), checked atomically with the write; ``None``: only if the key
+                holds no live item. Default: write whatever is there.
 
         Returns:
             The stored item. Overwriting keeps ``created_at`` and moves ``updated_at``.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError: On
-                bad input (``source`` and ``event`` too); nothing is written.
+                bad input (``source``, ``event`` and ``if_updated_at`` too, and
+                ``if_updated_at`` on a backend without compare-and-set); nothing is written.
+            ConflictError: If ``if_updated_at`` is not what is stored; nothing is written.
             EmbedderError: If the embedder fails; nothing is written.
         """
-        return self.put_many(namespace, [(key, value)], ttl=ttl, source=source, event=event)[0]
+        expected = None if if_updated_at is NOT_GIVEN else {key: if_updated_at}
+        return self.put_many(
+            namespace,
+            [(key, value)],
+            ttl=ttl,
+            source=source,
+            event=event,
+            if_updated_at=expected,
+        )[0]
 
     def put_many(
         self,
@@ -344,6 +367,7 @@ class MemoryStore:
         timestamp: float | None = None,
         source: str = "api",
         event: Literal["merge"] | None = None,
+        if_updated_at: Mapping[str, float | None] | None = None,
     ) -> list[MemoryItem]:
         """Upsert several items in one namespace with one embedding call and one write.
 
@@ -361,19 +385,30 @@ class MemoryStore:
             source: As in :meth:`put`, for every item.
             event: As in :meth:`put`, for every item (``"add"`` or ``"update"`` per item by
                 default).
+            if_updated_at: Compare-and-set per item: ``{key: updated_at}`` for the items
+                that may be written only over the version read (``None``: only where the key
+                holds no live item), as ``put(..., if_updated_at=)``; keys not named write
+                as they are. One conflict and nothing of the batch is written.
 
         Returns:
             The stored items, one per distinct key, in first-seen key order.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError: If
-                any input is bad; then nothing at all is written.
+                any input is bad (an ``if_updated_at`` key not among the items too); then
+                nothing at all is written.
+            ConflictError: If an item's stored ``updated_at`` is not the one given; nothing
+                is written.
             EmbedderError: If the embedder fails; nothing is written.
         """
         namespace = validate_namespace(namespace)
         expires_in = self.ttl if ttl is NOT_GIVEN else validate_ttl(ttl)
-        change = Change(source=validate_source(source), merge=_merging(event))
         batch = validate_items(items)
+        change = Change(
+            source=validate_source(source),
+            merge=_merging(event),
+            expected=self._expected(namespace, batch, if_updated_at),
+        )
         written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
         if not batch:
             return []
@@ -391,6 +426,35 @@ class MemoryStore:
             for key, value in batch.items()
         ]
         return [_item(r) for r in self._write(records, now, change)]
+
+    def _expected(
+        self, namespace: Namespace, batch: Mapping[str, Any], if_updated_at: Any
+    ) -> tuple[tuple[str, float | None], ...]:
+        """``if_updated_at`` of :meth:`put_many`, checked, as ``Change.expected``."""
+        if if_updated_at is None:
+            return ()
+        if not isinstance(if_updated_at, Mapping):
+            raise InvalidArgumentError(
+                "if_updated_at must be a dict of {key: updated_at or None}, got "
+                f"{type(if_updated_at).__name__}"
+            )
+        unknown = [key for key in if_updated_at if key not in batch]
+        if unknown:
+            raise InvalidArgumentError(
+                f"if_updated_at names {unknown[0]!r:.80}, which is not among the items written"
+            )
+        if if_updated_at and not self.backend.supports_compare_and_set:
+            raise InvalidArgumentError(
+                f"if_updated_at needs a backend with compare-and-set; "
+                f"{type(self.backend).__name__} declares supports_compare_and_set = False"
+            )
+        return tuple(
+            (
+                record_id(namespace, key),
+                validate_time(expected, "if_updated_at", optional=True),
+            )
+            for key, expected in if_updated_at.items()
+        )
 
     def _write(self, records: list[Record], now: float, change: Change) -> list[Record]:
         """Embed records and write them with their history in one backend write."""

@@ -9,13 +9,13 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pytest in subprocesses: once, on the main Python (.ci/run)
+
 BROKEN = '''
 import dataclasses
 
 from memvault import InMemoryBackend
 from memvault.testing import BackendTests
-
-pytestmark = pytest.mark.slow  # pytest in subprocesses: once, on the main Python (.ci/run)
 
 
 class DotProduct(InMemoryBackend):
@@ -40,6 +40,14 @@ class ForgetsCarriedHistory(InMemoryBackend):
 
     def upsert(self, records, embeddings, *, now, change):
         change = dataclasses.replace(change, carried=())
+        return super().upsert(records, embeddings, now=now, change=change)
+
+
+class IgnoresExpected(InMemoryBackend):
+    """Declares compare-and-set but writes whatever is stored."""
+
+    def upsert(self, records, embeddings, *, now, change):
+        change = dataclasses.replace(change, expected=())
         return super().upsert(records, embeddings, now=now, change=change)
 
 
@@ -112,6 +120,11 @@ class TestForgetsCarriedHistory(BackendTests):
         return ForgetsCarriedHistory()
 
 
+class TestIgnoresExpected(BackendTests):
+    def make_backend(self):
+        return IgnoresExpected()
+
+
 class TestBothRankingsUnfiltered(BackendTests):
     def make_backend(self):
         return BothRankingsUnfiltered()
@@ -136,6 +149,7 @@ EXPECTED = {  # tests each broken backend must fail
     "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
     "TestForgetsCarriedHistory": {"test_carried_history_is_written_once_as_given"},
+    "TestIgnoresExpected": {"test_upsert_checks_the_expected_versions_before_it_writes"},
     "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
     "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
 }

@@ -2,8 +2,10 @@
 
 The store validates every input, embeds texts, applies TTL defaults and fuses rankings; a
 :class:`Backend` is the system of record of one topology: it stores records with their
-embeddings and answers the reads the store routes to it. A backend declares the search modes
-it serves in :attr:`Backend.search_modes`; the store never probes for methods. A hybrid search
+embeddings and answers the reads the store routes to it. :class:`Backend` is an abstract base
+class: its primitives are abstract, the rest has defaults, and what a backend offers beyond
+them it declares in class attributes (:attr:`Backend.search_modes`,
+:attr:`Backend.supports_compare_and_set`); the store never probes for methods. A hybrid search
 asks for both of its rankings in one call (:meth:`Backend.both_rankings`), and a dense search
 for its ranking with the records (:meth:`Backend.dense_records`), so that a database server
 answers each in one round trip.
@@ -17,16 +19,18 @@ Two topologies ship (see ``docs/architecture.md``):
 - **shared** (:class:`~memvault.ChromaServerBackend`): a Chroma server holds the records and is
   read directly by every machine; dense search only.
 
-All times are Unix seconds (UTC). A new backend implements :class:`Backend` and passes
+All times are Unix seconds (UTC). A new backend subclasses :class:`Backend` and passes
 :mod:`memvault.testing`.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from memvault.errors import InvalidArgumentError
 from memvault.model import (
     Change,
     Clauses,
@@ -56,26 +60,38 @@ __all__ = [
 ]
 
 
-class Backend(Protocol):
-    """The system of record of one topology.
+class Backend(ABC):
+    """The system of record of one topology: subclass it, implement the abstract methods.
 
     Every read takes ``now`` and never returns a record expired at that time; every namespace
     argument named ``prefix`` covers that namespace and all below it, segment-wise; ``clauses``
     come from :func:`memvault.filters.normalize_filter` and are applied inside the query,
     before ``limit`` and ``offset``. A write is all or nothing, also across a crash.
 
-    A backend keeps the history of every key (:class:`~memvault.history.HistoryEntry`): each
+    A backend keeps the history of every key (:class:`~memvault.model.HistoryEntry`): each
     write records its changes with the records it writes, in the same step (the version it
     replaces is read there anyway), using :func:`~memvault.history.entries_of_upsert` and
     :func:`~memvault.history.entries_of_delete`. History outlives the records it describes.
 
+    The primitives are abstract; :meth:`dense_records` and :meth:`both_rankings` have
+    defaults built on them (a backend on a server overrides them to answer in one round
+    trip), and :meth:`lexical` has one that refuses. What a backend offers beyond the
+    primitives it declares in class attributes (as LangGraph's ``BaseStore.supports_ttl``),
+    which the store reads; it never probes for methods.
+
     Attributes:
-        search_modes: The query modes :meth:`dense` and :meth:`lexical` serve: ``"dense"``
-            always; ``"lexical"`` (and so ``"hybrid"``) where the backend keeps a BM25 index.
+        search_modes: The query modes served: ``"dense"`` always; ``"lexical"`` and
+            ``"hybrid"`` where the backend keeps a BM25 index and implements :meth:`lexical`.
+            Default ``("dense",)``.
+        supports_compare_and_set: Whether :meth:`upsert` checks ``change.expected``
+            atomically with its write (see :class:`~memvault.model.Change`); the store's
+            ``put(..., if_updated_at=...)`` refuses a backend without it. Default ``False``.
     """
 
-    search_modes: tuple[SearchMode, ...]
+    search_modes: tuple[SearchMode, ...] = ("dense",)
+    supports_compare_and_set: bool = False
 
+    @abstractmethod
     def upsert(
         self, records: Sequence[Record], embeddings: Vectors, *, now: float, change: Change
     ) -> list[Record]:
@@ -85,19 +101,26 @@ class Backend(Protocol):
         writer, thread or process, comes between): a record replacing one live at ``now``
         keeps its ``created_at``. The same step writes the history entries of
         :func:`~memvault.history.entries_of_upsert`, given the entries kept for the keys of
-        ``change.carried`` (read in that step too).
+        ``change.carried`` (read in that step too), and, where the backend
+        :attr:`supports_compare_and_set`, checks ``change.expected`` against the versions
+        read (:func:`memvault.compare_and_set.check_expected`).
 
         Args:
             records: Distinct ids; none at all (and nothing carried) writes nothing.
             embeddings: Shape ``(len(records), dim)``.
             now: Unix seconds.
-            change: The write's source and kind, and history carried by an import.
+            change: The write's source and kind, history carried by an import, and the
+                ``updated_at`` each conditional record expects.
 
         Returns:
             The records as stored (``created_at`` kept where it applies), in the same order.
-        """
-        ...
 
+        Raises:
+            ConflictError: Where a record's stored version is not the one expected; nothing
+                is written then.
+        """
+
+    @abstractmethod
     def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
         """Delete records by id, all or nothing, with history; absent ids are ignored.
 
@@ -109,34 +132,34 @@ class Backend(Protocol):
             now: Unix seconds.
             source: Who deletes (e.g. ``"api"``, ``"cleanup"``).
         """
-        ...
 
+    @abstractmethod
     def history(self, namespace: Namespace, key: str) -> list[HistoryEntry]:
         """Every change to ``(namespace, key)`` (that namespace exactly), oldest first.
 
         Oldest by ``at``; entries of one ``at`` in the order they were written. A deleted
         record's history is kept.
         """
-        ...
 
+    @abstractmethod
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix`` (deleted ones too), for an export.
 
         Key by key (in no set order of keys), each key's entries oldest first, as
         :meth:`history` gives them.
         """
-        ...
 
+    @abstractmethod
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent; one per id given."""
-        ...
 
+    @abstractmethod
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
     ) -> list[Record]:
         """Live matching records, most recently updated first, ties by id."""
-        ...
 
+    @abstractmethod
     def dense(
         self,
         prefix: Namespace,
@@ -152,7 +175,6 @@ class Backend(Protocol):
             ``(id, cosine similarity)`` pairs, most similar first, ties by id (also at the
             cut: of records tied with the last one returned, those with the smaller ids).
         """
-        ...
 
     def dense_records(
         self,
@@ -165,26 +187,33 @@ class Backend(Protocol):
     ) -> Found:
         """:meth:`dense` with each record, in one call: what a dense search returns.
 
-        A backend on a server reads the records with the ranking (one round trip); an
-        in-process one may call :meth:`dense` and :meth:`get` (:func:`with_records`).
+        The default calls :meth:`dense` and :meth:`get` (:func:`with_records`); a backend on
+        a server reads the records with the ranking (one round trip).
 
         Returns:
             ``(record, cosine similarity)`` pairs: :meth:`dense`'s ranking of the same
             arguments, each id with its record as :meth:`get` returns it.
         """
-        ...
+        ranked = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        return with_records(self, ranked)
 
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
     ) -> Ranked:
         """The ``limit`` live matching records best matching ``query`` by BM25.
 
-        Only for backends whose :attr:`search_modes` include ``"lexical"``.
+        Only for backends whose :attr:`search_modes` include ``"lexical"``; the default
+        refuses.
 
         Returns:
             ``(id, BM25 score > 0)`` pairs, best first, ties by id.
+
+        Raises:
+            InvalidArgumentError: Where ``"lexical"`` is not in :attr:`search_modes`.
         """
-        ...
+        raise InvalidArgumentError(
+            f"{type(self).__name__} keeps no lexical (BM25) index; search with mode='dense'"
+        )
 
     def both_rankings(
         self,
@@ -198,8 +227,8 @@ class Backend(Protocol):
     ) -> tuple[Ranked, Ranked]:
         """The dense and the lexical ranking a hybrid search fuses, in one call.
 
-        A backend on a database server fetches both in one query (one round trip); an
-        in-process one may call :meth:`dense` and :meth:`lexical`.
+        The default calls :meth:`dense` and :meth:`lexical`; a backend on a database server
+        fetches both in one query (one round trip).
 
         Returns:
             ``(dense, lexical)``: what :meth:`dense` (of ``embedding``, shape ``(dim,)``) and
@@ -208,31 +237,33 @@ class Backend(Protocol):
         Raises:
             InvalidArgumentError: Where ``"hybrid"`` is not in :attr:`search_modes`.
         """
-        ...
+        lexical = self.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
+        dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        return dense, lexical
 
+    @abstractmethod
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
-        ...
 
+    @abstractmethod
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order."""
-        ...
 
+    @abstractmethod
     def scan(self, prefix: Namespace, *, now: float | None) -> Iterator[Record]:
         """Every record under ``prefix`` in no set order; expired ones too if ``now`` is None."""
-        ...
 
+    @abstractmethod
     def get_info(self) -> dict[str, Any] | None:
         """The store's recorded settings (embedder name, dimension, fingerprint), or None."""
-        ...
 
+    @abstractmethod
     def set_info(self, info: dict[str, Any]) -> None:
         """Record the store's settings (JSON values)."""
-        ...
 
+    @abstractmethod
     def close(self) -> None:
         """Release files and clients; afterwards every method raises ``StoreClosedError``."""
-        ...
 
 
 def with_records(backend: Backend, ranked: Ranked) -> Found:

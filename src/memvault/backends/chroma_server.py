@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from memvault.backends.base import Backend
 from memvault.backends.chroma_schema import (
     DEFAULT_COLLECTION,
     PAGE,
@@ -38,6 +39,7 @@ from memvault.backends.chroma_schema import (
     record_of,
     where,
 )
+from memvault.compare_and_set import check_expected
 from memvault.errors import (
     BackendError,
     BackendUnavailableError,
@@ -64,10 +66,9 @@ HISTORY_SUFFIX = "__history"
 """Appended to a collection's name to name the collection of its history."""
 _DUMMY = [1.0]
 """The embedding of every history entry: the history collection is read by id and metadata."""
-_NO_LEXICAL = "a Chroma server keeps no lexical (BM25) index; search with mode='dense'"
 
 
-class ChromaServerBackend:
+class ChromaServerBackend(Backend):
     """Memories in a collection of a Chroma server shared by machines (dense search only).
 
     Args:
@@ -91,6 +92,7 @@ class ChromaServerBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
+    supports_compare_and_set = True
 
     def __init__(
         self,
@@ -161,10 +163,20 @@ class ChromaServerBackend:
         """Insert or replace records, keeping ``created_at`` of live replaced versions.
 
         The history entries are written first, the records after (see the module docstring).
+        ``change.expected`` is checked against the versions read just before: a Chroma
+        server has no transaction, so a compare-and-set here catches every writer that wrote
+        before that read, but two machines writing one key within the same few milliseconds
+        can both pass it. Share a store between writing machines on Postgres for strict
+        compare-and-set.
+
+        Raises:
+            ConflictError: Where a version read is not the one ``change.expected`` names;
+                nothing is written.
         """
         if not records and not change.carried:
             return []
         previous = self.get([r.id for r in records])
+        check_expected(records, previous, change, now=now)
         stored = [
             Record(
                 namespace=r.namespace,
@@ -415,25 +427,6 @@ class ChromaServerBackend:
         ]
         hits.sort(key=lambda hit: (-hit[1], hit[0].id))  # ties in the same order every time
         return hits
-
-    def lexical(
-        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
-    ) -> Ranked:
-        """Not served: a Chroma server keeps no BM25 index (see :attr:`search_modes`)."""
-        raise InvalidArgumentError(_NO_LEXICAL)
-
-    def both_rankings(
-        self,
-        query: str,
-        prefix: Namespace,
-        *,
-        embedding: Vector,
-        clauses: Clauses,
-        now: float,
-        limit: int,
-    ) -> tuple[Ranked, Ranked]:
-        """Not served: a Chroma server keeps no BM25 index (see :attr:`search_modes`)."""
-        raise InvalidArgumentError(_NO_LEXICAL)
 
     def _pages(self, condition: dict[str, Any] | None) -> Iterator[Record]:
         offset = 0

@@ -27,12 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from memvault.backends.base import VectorIndex, with_records
+from memvault.backends.base import Backend, VectorIndex
 from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.model import (
     Change,
     Clauses,
-    Found,
     HistoryEntry,
     Namespace,
     Ranked,
@@ -74,7 +73,7 @@ DRAIN_BATCH = 2_000
 """Ids applied to the vector index per step of :meth:`LocalBackend.drain`."""
 
 
-class LocalBackend:
+class LocalBackend(Backend):
     """A record file and an optional vector index derived from it (see the module docstring).
 
     Args:
@@ -89,6 +88,7 @@ class LocalBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
+    supports_compare_and_set = True
 
     def __init__(
         self,
@@ -283,35 +283,6 @@ class LocalBackend:
     ) -> Ranked:
         """BM25 ranking from the record file's FTS5 index (scores ``> 0``)."""
         return self.records.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
-
-    def both_rankings(
-        self,
-        query: str,
-        prefix: Namespace,
-        *,
-        embedding: Vector,
-        clauses: Clauses,
-        now: float,
-        limit: int,
-    ) -> tuple[Ranked, Ranked]:
-        """:meth:`dense` and :meth:`lexical`: in-process, two calls cost no round trip."""
-        return (
-            self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit),
-            self.lexical(query, prefix, clauses=clauses, now=now, limit=limit),
-        )
-
-    def dense_records(
-        self,
-        prefix: Namespace,
-        *,
-        embedding: Vector,
-        clauses: Clauses,
-        now: float,
-        limit: int,
-    ) -> Found:
-        """:meth:`dense` and :meth:`get`: in-process, two calls cost no round trip."""
-        ranked = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
-        return with_records(self, ranked)
 
     def dense(
         self,

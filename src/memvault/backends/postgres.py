@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memvault.backends.base import with_records
+from memvault.backends.base import Backend, with_records
 from memvault.backends.sql import (
     HISTORY_COLUMNS,
     RECORD_COLUMNS,
@@ -71,6 +71,7 @@ from memvault.backends.sql import (
     record_of_row,
     under,
 )
+from memvault.compare_and_set import check_expected
 from memvault.errors import (
     BackendError,
     BackendUnavailableError,
@@ -346,7 +347,7 @@ def _lock_keys(schema: str, ids: Sequence[str]) -> list[int]:
     return sorted(keys)
 
 
-class PostgresBackend:
+class PostgresBackend(Backend):
     """Memories in a PostgreSQL database shared by any number of processes and machines.
 
     Records, embeddings (pgvector, HNSW, cosine), a full-text index and the history live in
@@ -390,6 +391,7 @@ class PostgresBackend:
     """
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
+    supports_compare_and_set = True
 
     def __init__(
         self,
@@ -775,9 +777,12 @@ class PostgresBackend:
 
         Each key is locked (advisory, transaction-level) before its previous version is read,
         so writers of one key, in any process, take turns; a version live at ``now`` lends
-        its ``created_at``. See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
+        its ``created_at``, and ``change.expected`` is checked against the versions read,
+        under those locks. See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
 
         Raises:
+            ConflictError: Where a version read is not the one ``change.expected`` names;
+                nothing is written.
             EmbedderMismatchError: If the embeddings' dimension is not the store's.
             BackendUnavailableError, BackendError, StoreBusyError: From the server.
         """
@@ -803,6 +808,7 @@ class PostgresBackend:
                 )
                 found = {row[0]: record_of_row(row) for row in cur.fetchall()}
             previous = [found.get(i) for i in ids]
+            check_expected(records, previous, change, now=now)
             stored = [
                 replace(r, created_at=old.created_at) if old is not None and old.live(now) else r
                 for r, old in zip(records, previous)

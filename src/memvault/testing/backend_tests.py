@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from memvault.backends.base import Backend
-from memvault.errors import StoreClosedError
+from memvault.errors import ConflictError, StoreClosedError
 from memvault.filters import normalize_filter
 from memvault.model import Change, HistoryEntry, Namespace, Ranked, Record, record_id
 from memvault.testing.base import ContractBase
@@ -316,6 +316,33 @@ class BackendTests(ContractBase):
         assert backend.get([r.id for r in batch]) == expected
         assert backend.count(("b",), now=now) == 30
         assert sorted(backend.namespaces(("b",), now=now)) == [("b", "0"), ("b", "1"), ("b", "2")]
+
+    def test_upsert_checks_the_expected_versions_before_it_writes(self, backend: Backend) -> None:
+        """``change.expected`` holds: a stale or unmet version raises and writes nothing.
+
+        Only for backends that declare :attr:`~memvault.backends.Backend.supports_compare_and_set`.
+        """
+        if not backend.supports_compare_and_set:
+            pytest.skip(f"{type(backend).__name__} declares no compare-and-set")
+        tea = Record(("u",), "tea", {"text": "tea"}, T0, T0, None)
+        dog = Record(("u",), "dog", {"text": "dog"}, T0, T0, None)
+        vector = _vector(self, "tea", 1.0)
+        backend.upsert([tea], [vector], now=T0, change=Change("api", expected=((tea.id, None),)))
+        later = replace(tea, value={"text": "green tea"}, updated_at=T0 + 1)
+        for stale in (None, T0 - 1):
+            with pytest.raises(ConflictError):
+                backend.upsert(
+                    [dog, later],
+                    [vector, vector],
+                    now=T0 + 1,
+                    change=Change("api", expected=((tea.id, stale),)),
+                )
+        assert backend.get([tea.id, dog.id]) == [tea, None]
+        assert [e.event for e in backend.history(("u",), "tea")] == ["add"]
+        stored = backend.upsert(
+            [later], [vector], now=T0 + 1, change=Change("api", expected=((tea.id, T0),))
+        )
+        assert stored == [later] and backend.get([tea.id]) == [later]
 
     def test_get_returns_expired_records_too(self, backend: Backend) -> None:
         """``get`` ignores expiry: the caller decides what an expired record means."""

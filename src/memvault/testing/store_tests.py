@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from memvault.errors import (
+    ConflictError,
     ImportFormatError,
     InvalidArgumentError,
     InvalidFilterError,
@@ -586,6 +587,77 @@ class StoreTests(ContractBase):
             store.history(ALICE, "")
         with pytest.raises(InvalidKeyError):
             store.history(ALICE, 5)  # type: ignore[arg-type]
+
+    # -- compare-and-set ------------------------------------------------------------------
+
+    def test_a_write_over_the_version_read_goes_ahead(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``if_updated_at`` equal to what is stored writes; ``None`` writes a new key only."""
+        first = store.put(ALICE, "k", {"text": "first"}, if_updated_at=None)
+        clock.advance(5)
+        second = store.put(ALICE, "k", {"text": "second"}, if_updated_at=first.updated_at)
+        assert store.get(ALICE, "k") == second
+        assert second.text == "second" and second.updated_at == first.updated_at + 5
+        assert [e.event for e in store.history(ALICE, "k")] == ["add", "update"]
+
+    def test_a_stale_version_is_a_conflict_that_writes_nothing(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """A stale ``if_updated_at``, or ``None`` over a live item, raises ConflictError."""
+        first = store.put(ALICE, "k", {"text": "first"})
+        clock.advance(5)
+        second = store.put(ALICE, "k", {"text": "second"})
+        clock.advance(5)
+        with pytest.raises(ConflictError, match="written meanwhile") as raised:
+            store.put(ALICE, "k", {"text": "stale"}, if_updated_at=first.updated_at)
+        assert raised.value.updated_at == second.updated_at and raised.value.key == "k"
+        with pytest.raises(ConflictError, match="already holds an item"):
+            store.put(ALICE, "k", {"text": "new?"}, if_updated_at=None)
+        with pytest.raises(ConflictError, match="holds no live item"):
+            store.put(ALICE, "absent", {"text": "x"}, if_updated_at=second.updated_at)
+        assert store.get(ALICE, "k") == second and store.get(ALICE, "absent") is None
+        assert [e.event for e in store.history(ALICE, "k")] == ["add", "update"]
+
+    def test_one_conflict_in_a_batch_writes_none_of_it(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``put_many(if_updated_at={key: ...})`` is per item, and all or nothing."""
+        kept = store.put(ALICE, "kept", {"text": "kept"})
+        clock.advance(5)
+        with pytest.raises(ConflictError):
+            store.put_many(
+                ALICE,
+                [("new", {"text": "new"}), ("kept", {"text": "changed"})],
+                if_updated_at={"kept": kept.updated_at + 1},
+            )
+        assert store.get(ALICE, "new") is None and store.get(ALICE, "kept") == kept
+        written = store.put_many(
+            ALICE,
+            [("new", {"text": "new"}), ("kept", {"text": "changed"})],
+            if_updated_at={"new": None, "kept": kept.updated_at},
+        )
+        assert [item.text for item in written] == ["new", "changed"]
+        with pytest.raises(InvalidArgumentError, match="not among the items"):
+            store.put_many(ALICE, [("a", {"text": "a"})], if_updated_at={"b": None})
+        with pytest.raises(InvalidArgumentError, match="if_updated_at"):
+            store.put(ALICE, "a", {"text": "a"}, if_updated_at="yesterday")
+
+    def test_an_expired_item_counts_as_none(self, store: MemoryStore, clock: FakeClock) -> None:
+        """A key whose item expired holds no live item: ``if_updated_at=None`` writes it."""
+        store.put(ALICE, "k", {"text": "brief"}, ttl=10)
+        clock.advance(20)
+        assert store.put(ALICE, "k", {"text": "again"}, if_updated_at=None).text == "again"
+
+    def test_the_async_twin_raises_the_conflict_too(self, store: MemoryStore) -> None:
+        """``aput(..., if_updated_at=...)`` checks as ``put`` does."""
+        store.put(ALICE, "k", {"text": "there"})
+
+        async def run() -> None:
+            with pytest.raises(ConflictError):
+                await store.aput(ALICE, "k", {"text": "x"}, if_updated_at=None)
+
+        asyncio.run(run())
 
     # -- async twins ----------------------------------------------------------------------
 
