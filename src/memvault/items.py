@@ -27,7 +27,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
-from memvault.model import Namespace
+from memvault.model import Namespace, Record
 from memvault.namespace import is_utf8, validate_key
 
 ScoreType = Literal["cosine", "bm25", "hybrid"]
@@ -180,6 +180,31 @@ class MemoryItem(BaseModel):
     def text(self) -> str:
         """The embedded text, ``value["text"]``."""
         return self.value["text"]
+
+    @classmethod
+    def from_record(
+        cls, record: Record, score: float | None = None, score_type: ScoreType | None = None
+    ) -> MemoryItem:
+        """The item a backend's record holds, with a search's score if it was found by one.
+
+        Args:
+            record: As a backend stores it.
+            score: The search's score, or ``None``.
+            score_type: What ``score`` is (kept only with a score).
+
+        Returns:
+            The item.
+        """
+        return cls(
+            namespace=record.namespace,
+            key=record.key,
+            value=record.value,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            expires_at=record.expires_at,
+            score=score,
+            score_type=score_type if score is not None else None,
+        )
 
 
 def _key_step(key: str) -> str:

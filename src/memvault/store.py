@@ -91,21 +91,6 @@ def _stored_in(periods: list[Period], backend: Backend, top: tuple[Ranked, Ranke
     }
 
 
-def _item(
-    record: Record, score: float | None = None, score_type: ScoreType | None = None
-) -> MemoryItem:
-    return MemoryItem(
-        namespace=record.namespace,
-        key=record.key,
-        value=record.value,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        expires_at=record.expires_at,
-        score=score,
-        score_type=score_type if score is not None else None,
-    )
-
-
 def _merging(event: Any) -> bool:
     """Whether a write's ``event`` asks for ``"merge"`` (``None``: add or update)."""
     if event is None or event == "merge":
@@ -425,7 +410,7 @@ class MemoryStore:
             )
             for key, value in batch.items()
         ]
-        return [_item(r) for r in self._write(records, now, change)]
+        return [MemoryItem.from_record(r) for r in self._write(records, now, change)]
 
     def _expected(
         self, namespace: Namespace, batch: Mapping[str, Any], if_updated_at: Any
@@ -515,7 +500,9 @@ class MemoryStore:
         """
         namespace, key = validate_namespace(namespace), validate_key(key)
         (record,) = self.backend.get([record_id(namespace, key)])
-        return _item(record) if record is not None and record.live(self._clock()) else None
+        if record is None or not record.live(self._clock()):
+            return None
+        return MemoryItem.from_record(record)
 
     def search(
         self,
@@ -570,7 +557,7 @@ class MemoryStore:
         now = self._clock()
         if not (query and query.strip()):
             latest = backend.recent(prefix, clauses=clauses, now=now, limit=limit, offset=offset)
-            return [_item(record) for record in latest]
+            return [MemoryItem.from_record(record) for record in latest]
         score_type: ScoreType
         if mode == "lexical":
             ranked = backend.lexical(query, prefix, clauses=clauses, now=now, limit=offset + limit)
@@ -593,7 +580,11 @@ class MemoryStore:
             dated = _stored_in(named_periods(query), backend, top)
             page = hybrid_page(top, dense, offset=offset, limit=limit, dated=dated)
             found, score_type = with_records(backend, page), "hybrid"
-        return [_item(record, score, score_type) for record, score in found if record.live(now)]
+        return [
+            MemoryItem.from_record(record, score, score_type)
+            for record, score in found
+            if record.live(now)
+        ]
 
     def list_namespaces(
         self,
@@ -667,7 +658,7 @@ class MemoryStore:
             if not r.live(now) or (age is not None and r.updated_at < now - age)
         ]
         doomed.sort(key=lambda r: (r.updated_at, r.id))
-        return [_item(r) for r in doomed]
+        return [MemoryItem.from_record(r) for r in doomed]
 
     def cleanup(self, max_age: float | None = None) -> int:
         """Delete expired items from disk (and with ``max_age``, items not updated for that long).

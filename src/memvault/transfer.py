@@ -60,14 +60,9 @@ def write_jsonl(
     try:
         with open(path, "w", encoding="utf-8") as out:
             for record in records:
-                line = MemoryItem(
-                    namespace=record.namespace,
-                    key=record.key,
-                    value=record.value,
-                    created_at=record.created_at,
-                    updated_at=record.updated_at,
-                    expires_at=record.expires_at,
-                ).model_dump(mode="json", exclude={"score", "score_type"})
+                line = MemoryItem.from_record(record).model_dump(
+                    mode="json", exclude={"score", "score_type"}
+                )
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
                 count += 1
             for entry in history:
