@@ -24,15 +24,17 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from memvault.errors import InvalidFilterError, shown
 from memvault.items import MAX_INT, MIN_INT
+from memvault.model import Clauses
 from memvault.namespace import is_utf8
 
 Scalar = str | int | float | bool
 Filter = Mapping[str, Any]
+C = TypeVar("C")
 
 COMPARISONS = ("$gt", "$gte", "$lt", "$lte")
 OPERATORS = ("$eq", "$ne", "$in", "$nin", *COMPARISONS)
@@ -56,7 +58,7 @@ def is_scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool))
 
 
-def normalize_filter(filter: Filter | None) -> list[tuple[str, str, Any]]:
+def normalize_filter(filter: Filter | None) -> Clauses:
     """Validate a filter and flatten it into ``(field, operator, operand)`` clauses (ANDed).
 
     Args:
@@ -135,39 +137,130 @@ def _check_operand(field: str, operator: Any, operand: Any) -> Any:
     return operand
 
 
-def _equal(a: Scalar, b: Scalar) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, str) or isinstance(b, str):
-        return isinstance(a, str) and isinstance(b, str) and a == b
-    return float(a) == float(b)
+class FilterDialect(Protocol[C]):
+    """What one backend's query language needs to express a filter: three kinds of condition.
+
+    :func:`compile_filter` builds every operator from them, so the semantics of this module
+    (which fields count, which types compare, what ``$ne`` means for a missing field) are
+    written once; a dialect only spells a condition in its language: a Python predicate
+    (:data:`PYTHON`), Postgres SQL over a ``json`` column
+    (:class:`memvault.backends.postgres.JsonSql`), a Chroma ``where``
+    (:class:`memvault.backends.chroma_schema.ChromaWhere`).
+    """
+
+    def equals(self, field: str, operand: Scalar) -> C:
+        """The field holds a scalar equal to ``operand``.
+
+        A bool equals only a bool, a str only a str; numbers compare as 64-bit floats.
+        """
+        ...
+
+    def differs(self, field: str, operand: Scalar) -> C:
+        """The field holds a scalar, and it does not equal ``operand`` (as :meth:`equals`)."""
+        ...
+
+    def compares(self, field: str, operator: str, operand: float) -> C:
+        """The field holds a number (not a bool) that is ``operator`` ``operand``.
+
+        ``operator`` is one of ``$gt $gte $lt $lte``.
+        """
+        ...
+
+    def any_of(self, conditions: list[C]) -> C:
+        """At least one of ``conditions`` (one or more) holds."""
+        ...
+
+    def all_of(self, conditions: list[C]) -> C:
+        """Every one of ``conditions`` holds; ``[]``: always true."""
+        ...
 
 
-def clause_matches(value: Mapping[str, Any], field: str, operator: str, operand: Any) -> bool:
-    """Whether one clause holds for an item's value (the reference semantics of this module)."""
-    if field not in value or not is_scalar(value[field]):
-        return False
-    actual = value[field]
-    if operator == "$eq":
-        return _equal(actual, operand)
-    if operator == "$ne":
-        return not _equal(actual, operand)
-    if operator == "$in":
-        return any(_equal(actual, item) for item in operand)
-    if operator == "$nin":
-        return not any(_equal(actual, item) for item in operand)
-    if isinstance(actual, (bool, str)):
-        return False
-    actual, operand = float(actual), float(operand)
-    if operator == "$gt":
-        return actual > operand
-    if operator == "$gte":
-        return actual >= operand
-    if operator == "$lt":
-        return actual < operand
-    return actual <= operand
+def compile_filter(clauses: Clauses, dialect: FilterDialect[C]) -> C:
+    """The condition that every clause holds, in ``dialect``'s language.
+
+    Args:
+        clauses: From :func:`normalize_filter`.
+        dialect: How conditions are spelled.
+
+    Returns:
+        ``$eq``: equals; ``$in``: equals one of; ``$ne``: differs; ``$nin``: differs from each;
+        ``$gt $gte $lt $lte``: compares; all of them ANDed.
+    """
+    parts: list[C] = []
+    for field, operator, operand in clauses:
+        if operator == "$eq":
+            parts.append(dialect.equals(field, operand))
+        elif operator == "$in":
+            parts.append(dialect.any_of([dialect.equals(field, item) for item in operand]))
+        elif operator == "$ne":
+            parts.append(dialect.differs(field, operand))
+        elif operator == "$nin":
+            parts.append(dialect.all_of([dialect.differs(field, item) for item in operand]))
+        else:
+            parts.append(dialect.compares(field, operator, float(operand)))
+    return dialect.all_of(parts)
 
 
-def matches(value: Mapping[str, Any], clauses: list[tuple[str, str, Any]]) -> bool:
-    """Whether every clause (from :func:`normalize_filter`) holds for an item's value."""
-    return all(clause_matches(value, *clause) for clause in clauses)
+Predicate = Callable[[Mapping[str, Any]], bool]
+"""A condition on an item's value, in Python."""
+
+
+def _same(actual: Any, operand: Scalar) -> bool:
+    """Equality of two scalars: bool only bool, str only str, numbers as floats."""
+    if isinstance(actual, bool) or isinstance(operand, bool):
+        return isinstance(actual, bool) and isinstance(operand, bool) and actual == operand
+    if isinstance(actual, str) or isinstance(operand, str):
+        return isinstance(actual, str) and isinstance(operand, str) and actual == operand
+    return float(actual) == float(operand)
+
+
+_ORDER: dict[str, Callable[[float, float], bool]] = {
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
+}
+
+
+class PythonPredicates:
+    """:class:`FilterDialect` of Python predicates over an item's value."""
+
+    def equals(self, field: str, operand: Scalar) -> Predicate:
+        """See :meth:`FilterDialect.equals`."""
+        return lambda value: is_scalar(value.get(field)) and _same(value[field], operand)
+
+    def differs(self, field: str, operand: Scalar) -> Predicate:
+        """See :meth:`FilterDialect.differs`."""
+        return lambda value: is_scalar(value.get(field)) and not _same(value[field], operand)
+
+    def compares(self, field: str, operator: str, operand: float) -> Predicate:
+        """See :meth:`FilterDialect.compares`."""
+        holds = _ORDER[operator]
+
+        def compared(value: Mapping[str, Any]) -> bool:
+            actual = value.get(field)
+            if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+                return False
+            return holds(float(actual), operand)
+
+        return compared
+
+    def any_of(self, conditions: list[Predicate]) -> Predicate:
+        """See :meth:`FilterDialect.any_of`."""
+        return lambda value: any(condition(value) for condition in conditions)
+
+    def all_of(self, conditions: list[Predicate]) -> Predicate:
+        """See :meth:`FilterDialect.all_of`."""
+        return lambda value: all(condition(value) for condition in conditions)
+
+
+PYTHON = PythonPredicates()
+"""The Python dialect: :func:`compile_filter` with it gives a predicate on values."""
+
+
+def matches(value: Mapping[str, Any], clauses: Clauses) -> bool:
+    """Whether every clause (from :func:`normalize_filter`) holds for an item's value.
+
+    For many values, compile once: ``compile_filter(clauses, PYTHON)``.
+    """
+    return compile_filter(clauses, PYTHON)(value)

@@ -48,7 +48,7 @@ from memvault.backends.sql import (
 )
 from memvault.compare_and_set import check_expected
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
-from memvault.filters import matches
+from memvault.filters import PYTHON, compile_filter
 from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import bm25, indexed_text, query_terms, terms_of
 from memvault.model import (
@@ -793,10 +793,11 @@ class RecordFile:
             params += [limit, offset]
         found: list[Record] = []
         wanted = limit + (offset if clauses else 0)
+        holds = compile_filter(clauses, PYTHON)
         with self._use():
             for row in self._db.execute(sql, params):
                 record = record_of_row(row)
-                if clauses and not matches(record.value, clauses):
+                if clauses and not holds(record.value):
                     continue
                 found.append(record)
                 if len(found) >= wanted:
@@ -854,7 +855,8 @@ class RecordFile:
                 params,
             ).fetchall()
         if clauses:
-            rows = [row for row in rows if matches(json.loads(row[2]), clauses)]
+            holds = compile_filter(clauses, PYTHON)
+            rows = [row for row in rows if holds(json.loads(row[2]))]
         if not rows:
             return []
         matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
@@ -912,7 +914,8 @@ class RecordFile:
         )
         kept = scores > 0
         if clauses:
-            kept &= np.array([matches(json.loads(row[-1]), clauses) for row in rows])
+            holds = compile_filter(clauses, PYTHON)
+            kept &= np.array([holds(json.loads(row[-1])) for row in rows])
         return _best([row[0] for row in rows], np.where(kept, scores, -np.inf), limit)
 
     def close(self) -> None:

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from memvault.errors import InvalidArgumentError
+from memvault.filters import Scalar, compile_filter
 from memvault.model import Clauses, Namespace, Record
 
 DEFAULT_COLLECTION = "memvault"
@@ -105,26 +106,46 @@ def record_of(metadata: dict[str, Any]) -> Record:
     )
 
 
-def _by_type(values: list[Any]) -> list[list[Any]]:
-    """Split an ``$in`` list into one-type lists, as Chroma requires (numbers as float)."""
-    groups: dict[type, list[Any]] = {}
-    for value in values:
-        stored = _field_value(value)
-        groups.setdefault(type(stored), []).append(stored)
-    return list(groups.values())
+Where = dict[str, Any]
+"""A Chroma ``where`` condition."""
 
 
-def _clause(field: str, operator: str, operand: Any) -> dict[str, Any]:
-    name = f"u.{field}"
-    exists = {f"h.{field}": True}
-    if operator in ("$in", "$nin"):
-        groups = [{name: {operator: group}} for group in _by_type(operand)]
-        if operator == "$in":
-            return groups[0] if len(groups) == 1 else {"$or": groups}
-        return {"$and": [exists, *groups]}
-    if operator == "$ne":
-        return {"$and": [exists, {name: {"$ne": _field_value(operand)}}]}
-    return {name: {operator: _field_value(operand)}}
+class ChromaWhere:
+    """:class:`~memvault.filters.FilterDialect` of Chroma ``where`` conditions.
+
+    A value field ``f`` is kept as ``u.f`` (numbers as floats) with the marker ``h.f``, so
+    that a condition needing the field to be there (``differs``) says so: Chroma's ``$ne``
+    alone also matches records that lack the field. Chroma compares values of one type only,
+    so a bool never equals a number and a str never equals either.
+    """
+
+    def equals(self, field: str, operand: Scalar) -> Where:
+        """See :meth:`FilterDialect.equals <memvault.filters.FilterDialect.equals>`."""
+        return {f"u.{field}": {"$eq": _field_value(operand)}}
+
+    def differs(self, field: str, operand: Scalar) -> Where:
+        """See :meth:`FilterDialect.differs <memvault.filters.FilterDialect.differs>`."""
+        return {"$and": [{f"h.{field}": True}, {f"u.{field}": {"$ne": _field_value(operand)}}]}
+
+    def compares(self, field: str, operator: str, operand: float) -> Where:
+        """See :meth:`FilterDialect.compares <memvault.filters.FilterDialect.compares>`."""
+        return {f"u.{field}": {operator: operand}}
+
+    def any_of(self, conditions: list[Where]) -> Where:
+        """See :meth:`FilterDialect.any_of <memvault.filters.FilterDialect.any_of>`."""
+        return conditions[0] if len(conditions) == 1 else {"$or": conditions}
+
+    def all_of(self, conditions: list[Where]) -> Where:
+        """See :meth:`FilterDialect.all_of <memvault.filters.FilterDialect.all_of>`.
+
+        ``[]`` gives ``{}``, which :func:`where` leaves out.
+        """
+        if len(conditions) == 1:
+            return conditions[0]
+        return {"$and": conditions} if conditions else {}
+
+
+CHROMA_WHERE = ChromaWhere()
 
 
 def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
@@ -134,7 +155,8 @@ def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, A
         parts.append({f"mv.ns.{len(prefix)}": json.dumps(list(prefix), ensure_ascii=False)})
     if now is not None:
         parts.append({"mv.expires": {"$gt": now}})
-    parts.extend(_clause(*clause) for clause in clauses)
+    if clauses:
+        parts.append(compile_filter(clauses, CHROMA_WHERE))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else {"$and": parts}

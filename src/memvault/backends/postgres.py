@@ -82,6 +82,7 @@ from memvault.errors import (
     StoreClosedError,
     StoreDamagedError,
 )
+from memvault.filters import Scalar, compile_filter
 from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import (
     BM25_B,
@@ -241,60 +242,76 @@ def tsquery_of(query: str) -> str | None:
     return " | ".join(_quoted(w) for w in dict.fromkeys(words))
 
 
-def _filter(clauses: Clauses) -> tuple[str, list[Any]]:
-    """SQL for filter clauses over ``i.value``, with the semantics of :mod:`memvault.filters`.
+Sql = tuple[str, list[Any]]
+"""An SQL condition and its parameters."""
 
-    A field counts only if it is a top-level string, number or boolean; a bool equals only a
-    bool, a string only a string, numbers compare as 64-bit floats (``double precision``).
+_SYMBOLS = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+
+class JsonSql:
+    """:class:`~memvault.filters.FilterDialect` of SQL over the ``json`` column ``i.value``.
+
+    ``json_typeof`` decides a field's kind (a missing field is ``NULL``: never a match),
+    numbers compare as ``float8`` (64-bit floats), and every condition is ``TRUE`` or
+    ``FALSE``, never ``NULL``, so that ``NOT`` and ``AND`` mean what they say.
     """
-    parts: list[str] = []
-    params: list[Any] = []
-    for field, operator, operand in clauses:
-        if operator in ("$eq", "$ne", "$in", "$nin"):
-            options = operand if operator in ("$in", "$nin") else [operand]
-            equal: list[str] = []
-            values: list[Any] = []
-            for option in options:
-                sql, more = _equal(field, option)
-                equal.append(sql)
-                values += more
-            either = " OR ".join(equal)
-            if operator in ("$eq", "$in"):
-                parts.append(f"({either})")
-                params += values
-            else:
-                parts.append(
-                    "coalesce(json_typeof(i.value -> %s) IN ('string', 'number', 'boolean'), "
-                    f"FALSE) AND NOT ({either})"
-                )
-                params += [field, *values]
-        else:
-            symbol = {"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}[operator]
-            parts.append(
-                "coalesce(CASE WHEN json_typeof(i.value -> %s) = 'number' "
-                f"THEN (i.value ->> %s)::float8 {symbol} %s END, FALSE)"
+
+    def equals(self, field: str, operand: Scalar) -> Sql:
+        """See :meth:`FilterDialect.equals <memvault.filters.FilterDialect.equals>`."""
+        if isinstance(operand, bool):
+            return (
+                "coalesce(json_typeof(i.value -> %s) = 'boolean' AND i.value ->> %s = %s, FALSE)",
+                [field, field, "true" if operand else "false"],
             )
-            params += [field, field, float(operand)]
-    return " AND ".join(parts) or "TRUE", params
+        if isinstance(operand, str):
+            return (
+                "coalesce(json_typeof(i.value -> %s) = 'string' AND i.value ->> %s = %s, FALSE)",
+                [field, field, operand],
+            )
+        return self._number(field, "=", float(operand))
 
-
-def _equal(field: str, operand: Any) -> tuple[str, list[Any]]:
-    """SQL that is TRUE where ``i.value[field]`` equals ``operand`` (never NULL)."""
-    if isinstance(operand, bool):
+    def differs(self, field: str, operand: Scalar) -> Sql:
+        """See :meth:`FilterDialect.differs <memvault.filters.FilterDialect.differs>`."""
+        equal, params = self.equals(field, operand)
         return (
-            "coalesce(json_typeof(i.value -> %s) = 'boolean' AND i.value ->> %s = %s, FALSE)",
-            [field, field, "true" if operand else "false"],
+            "coalesce(json_typeof(i.value -> %s) IN ('string', 'number', 'boolean'), FALSE) "
+            f"AND NOT {equal}",
+            [field, *params],
         )
-    if isinstance(operand, str):
+
+    def compares(self, field: str, operator: str, operand: float) -> Sql:
+        """See :meth:`FilterDialect.compares <memvault.filters.FilterDialect.compares>`."""
+        return self._number(field, _SYMBOLS[operator], operand)
+
+    def any_of(self, conditions: list[Sql]) -> Sql:
+        """See :meth:`FilterDialect.any_of <memvault.filters.FilterDialect.any_of>`."""
+        return "(" + " OR ".join(sql for sql, _ in conditions) + ")", _joined(conditions)
+
+    def all_of(self, conditions: list[Sql]) -> Sql:
+        """See :meth:`FilterDialect.all_of <memvault.filters.FilterDialect.all_of>`."""
+        if not conditions:
+            return "TRUE", []
+        return " AND ".join(f"({sql})" for sql, _ in conditions), _joined(conditions)
+
+    @staticmethod
+    def _number(field: str, symbol: str, operand: float) -> Sql:
         return (
-            "coalesce(json_typeof(i.value -> %s) = 'string' AND i.value ->> %s = %s, FALSE)",
+            "coalesce(CASE WHEN json_typeof(i.value -> %s) = 'number' "
+            f"THEN (i.value ->> %s)::float8 {symbol} %s END, FALSE)",
             [field, field, operand],
         )
-    return (
-        "coalesce(CASE WHEN json_typeof(i.value -> %s) = 'number' "
-        "THEN (i.value ->> %s)::float8 = %s END, FALSE)",
-        [field, field, float(operand)],
-    )
+
+
+def _joined(conditions: list[Sql]) -> list[Any]:
+    return [param for _, params in conditions for param in params]
+
+
+JSON_SQL = JsonSql()
+
+
+def _filter(clauses: Clauses) -> Sql:
+    """SQL for filter clauses over ``i.value``, with the semantics of :mod:`memvault.filters`."""
+    return compile_filter(clauses, JSON_SQL)
 
 
 def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple[str, list[Any]]:
