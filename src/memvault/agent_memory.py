@@ -37,8 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -147,15 +146,15 @@ def _chat_of(messages: Any) -> list[dict[str, str]]:
     return chat
 
 
-def _turn_time(timestamp: Any) -> float:
-    """When a turn was said: ``timestamp`` checked, else now (Unix seconds).
+def _turn_time(timestamp: Any, clock: Callable[[], float]) -> float:
+    """When a turn was said: ``timestamp`` checked, else now by the store's ``clock``.
 
     Raises:
         InvalidArgumentError: If ``timestamp`` is not Unix seconds that can be written as a date
             (:func:`~memvault.conversations.format_session_date`).
     """
     if timestamp is None:
-        return time.time()
+        return clock()
     format_session_date(timestamp, field="timestamp")
     return float(timestamp)
 
@@ -877,7 +876,7 @@ class MemoryScope:
                 background).
         """
         chat = _chat_of(messages)
-        when = _turn_time(timestamp)
+        when = _turn_time(timestamp, self.store.clock)
         worker = self.memory._worker
         if worker is not None:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
@@ -898,7 +897,7 @@ class MemoryScope:
         (waiting, without blocking the event loop, for room when the queue is full).
         """
         chat = _chat_of(messages)
-        when = _turn_time(timestamp)
+        when = _turn_time(timestamp, self.store.clock)
         worker = self.memory._worker
         if worker is not None:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker

@@ -207,6 +207,11 @@ class MemoryStore:
             raise
 
     @property
+    def clock(self) -> Callable[[], float]:
+        """The store's clock: returns the current time in Unix seconds (``clock=`` given)."""
+        return self._clock
+
+    @property
     def backend(self) -> Backend:
         """The backend holding the records.
 

@@ -94,3 +94,15 @@ def test_without_a_timestamp_the_turn_is_dated_when_it_is_saved():
     after = time.time()
     date = item.value["context"].split("\n")[0]
     assert date in {format_session_date(before), format_session_date(after)}
+
+
+def test_without_a_timestamp_the_date_is_the_stores_clock():
+    from memvault import AgentMemory, HashingEmbedder, InMemoryBackend, MemoryStore
+    from memvault.testing import FakeClock
+
+    store = MemoryStore(
+        backend=InMemoryBackend(), embedder=HashingEmbedder(64), clock=FakeClock(MAY_8).time
+    )
+    (item,) = AgentMemory(store).scope(user_id="alice").save_turns([user("I am allergic to kiwi.")])
+    assert item.value["context"].split("\n")[0] == "1:56 pm on 8 May, 2023"
+    assert item.updated_at == MAY_8

@@ -21,6 +21,7 @@ import yaml
 
 from memvault import AgentMemory, InMemoryBackend, MemoryStore, memory_key
 from memvault.statements import description_of, memorable_text, states
+from memvault.testing import FakeClock
 
 SCENARIOS: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "scenarios.yaml").read_text(encoding="utf-8")
@@ -37,8 +38,12 @@ def scenario_ids() -> list[str]:
 
 
 def fresh_memory() -> AgentMemory:
-    """What each scenario starts from: an empty in-process store, MiniLM, default policy."""
-    return AgentMemory(MemoryStore(backend=InMemoryBackend()))
+    """What each scenario starts from: an empty in-process store, MiniLM, default policy.
+
+    The store's clock is stopped at one instant, so that what a turn's context says of its
+    date (and so its embedding) is the same whenever the scenarios run.
+    """
+    return AgentMemory(MemoryStore(backend=InMemoryBackend(), clock=FakeClock().time))
 
 
 def injected_texts(prompt: str) -> list[str]:
@@ -91,7 +96,7 @@ class Tally:
         assert resurfacing == 0, f"forgotten {gone} resurfaced in {texts}"
         assert outranked == 0, f"{answer!r} not first among statements in {texts}"
         if first_call and "injected" in turn:
-            assert sorted(texts) == sorted(turn["injected"]), turn["user"]
+            assert sorted(texts) == sorted(turn["injected"]), (turn["user"], texts)
 
     def tool_called(self, turn: dict[str, Any]) -> None:
         """Record a tool call of ``turn`` (a forget's description is tracked from now on)."""
