@@ -589,7 +589,7 @@ class MemoryScope:
         def attempt() -> tuple[ChangeEvent, MemoryItem]:
             # read, merge, and write only over what was read: a conflict (another thread or
             # process wrote the memory meanwhile) reads again, so nothing is lost or doubled
-            key, old = self._said_at(text)
+            key, old = self._key_and_memory_saying(text)
             if old is None:
                 old = self._near_duplicate(text)
             value = self._merged(old, text, kind, sources)
@@ -610,7 +610,7 @@ class MemoryScope:
 
         return retrying(attempt)
 
-    def _said_at(self, text: str) -> tuple[str, MemoryItem | None]:
+    def _key_and_memory_saying(self, text: str) -> tuple[str, MemoryItem | None]:
         """The key a memory saying ``text`` has here, and that memory if one is stored.
 
         That is :func:`~memvault.statements.memory_key` of the text, unless the memory under
@@ -730,7 +730,7 @@ class MemoryScope:
         changes: list[MemoryChange] = []
         fresh: list[str] = []
         for fact in dict.fromkeys(facts):
-            if self.memory.reconciler is None or self._said_at(fact)[1] is not None:
+            if self.memory.reconciler is None or self._key_and_memory_saying(fact)[1] is not None:
                 event, item = self._remember(fact, None, "fact", sources, source)
                 changes.append(MemoryChange(event, fact, item))
             else:
@@ -882,7 +882,7 @@ class MemoryScope:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
             worker.submit(
                 lambda: self._store_turn(chat, when, fall_back=False),
-                lambda: self._store_statements(self._continue(chat, when)),
+                lambda: self._store_statements(self._enter_session(chat, when)),
             )
             return []
         return self._store_turn(chat, when)
@@ -903,10 +903,10 @@ class MemoryScope:
             self.store.backend  # noqa: B018 - raises StoreClosedError now, not in the worker
             await worker.asubmit(
                 lambda: self._store_turn(chat, when, fall_back=False),
-                lambda: self._store_statements(self._continue(chat, when)),
+                lambda: self._store_statements(self._enter_session(chat, when)),
             )
             return []
-        window = await asyncio.to_thread(self._continue, chat, when)
+        window = await asyncio.to_thread(self._enter_session, chat, when)
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
         if extractor is not None:
             try:
@@ -942,7 +942,7 @@ class MemoryScope:
         failure itself) an :class:`~memvault.errors.ExtractionError` propagates instead of
         storing the statements.
         """
-        window = self._continue(chat, when)
+        window = self._enter_session(chat, when)
         extractor, reconciler = self.memory.extractor, self.memory.reconciler
         try:
             if extractor is not None:
@@ -963,7 +963,7 @@ class MemoryScope:
         self.memory._tails.record(window)
         return _written(changes)
 
-    def _continue(self, chat: list[dict[str, str]], when: float) -> Window:
+    def _enter_session(self, chat: list[dict[str, str]], when: float) -> Window:
         """The turn's place in its session, with the earlier memories' contexts completed.
 
         The memories of the session's previous turn that waited for the messages after them
@@ -1030,20 +1030,20 @@ class MemoryScope:
         """
         memory = _check_text(memory, "memory")
         found = self.store.get(self.namespace, memory)
-        targets = [found] if found is not None else self._stating(description_of(memory))
+        targets = [found] if found is not None else self._memories_stating(description_of(memory))
         removed = {(t.namespace, t.key): t for t in targets}
         for target in targets:
             for key in target.value.get("sources", []):
                 origin = self.store.get(target.namespace, key)
                 if origin is not None:
                     removed.setdefault((origin.namespace, origin.key), origin)
-            for item in self._stating(target.text):
+            for item in self._memories_stating(target.text):
                 removed.setdefault((item.namespace, item.key), item)
         for namespace, key in removed:
             self.store.delete(namespace, key, source=source)
         return list(removed.values())
 
-    def _stating(self, description: str) -> list[MemoryItem]:
+    def _memories_stating(self, description: str) -> list[MemoryItem]:
         pool = self.store.search(
             self.namespace, query=description, mode="dense", limit=STATING_POOL
         )

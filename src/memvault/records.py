@@ -373,7 +373,7 @@ class RecordFile:
     def applying(self) -> bool:
         """Whether a batch was being applied to the index when its writer stopped.
 
-        That is, :meth:`begin_apply` without :meth:`settle`.
+        That is, :meth:`begin_apply` without :meth:`mark_applied`.
         """
         with self._use():
             return self._meta("applying") is not None
@@ -381,7 +381,7 @@ class RecordFile:
     def begin_apply(self, generation: int) -> None:
         """Record that an outbox batch is being applied to the index as ``generation``.
 
-        So a crash before :meth:`settle` does not make this file look older than the index.
+        So a crash before :meth:`mark_applied` does not make this file look older than the index.
         """
         with self._use(), self._transaction():
             self._set_meta("applying", str(generation))
@@ -650,7 +650,7 @@ class RecordFile:
             self._db.execute("DELETE FROM quarantine")
             return self._db.execute("SELECT count(*) FROM outbox").fetchone()[0]
 
-    def settle(
+    def mark_applied(
         self, applied: Sequence[tuple[str, int]], refused: dict[str, str], *, generation: int
     ) -> None:
         """Clear outbox rows the index applied, quarantine what it refused, set ``generation``.

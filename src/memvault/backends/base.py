@@ -289,12 +289,12 @@ class VectorIndex(Protocol):
     :class:`~memvault.backends.local.LocalBackend` keeps the ids it has not applied yet in an
     outbox and ranks those exactly itself.
 
-    Across processes, :meth:`hold` brackets every use: the index is written by one process at
+    Across processes, :meth:`locked` brackets every use: the index is written by one process at
     a time and reloaded by a reader whose copy is older than the record file's
     ``generation``.
     """
 
-    def hold(
+    def locked(
         self, current: Callable[[], int], *, write: bool, wait: bool = True
     ) -> AbstractContextManager[bool]:
         """Hold the index for reading or writing.
@@ -330,7 +330,7 @@ class VectorIndex(Protocol):
     ) -> dict[str, str]:
         """Upsert records, delete ids, and record ``generation``.
 
-        Call inside ``hold(..., write=True)``. ``embeddings`` has shape
+        Call inside ``locked(..., write=True)``. ``embeddings`` has shape
         ``(len(records), dim)``.
 
         Returns:
@@ -349,7 +349,7 @@ class VectorIndex(Protocol):
     ) -> Ranked:
         """Ids of the ``limit`` indexed records nearest to ``embedding``, with their cosine.
 
-        Only records under ``prefix`` matching ``clauses``; call inside ``hold``. Liveness at
+        Only records under ``prefix`` matching ``clauses``; call inside ``locked``. Liveness at
         ``now`` may be left to the caller.
         """
         ...
@@ -371,7 +371,7 @@ class VectorIndex(Protocol):
         ...
 
     def set_info(self, info: dict[str, Any]) -> None:
-        """Keep a copy of the store's settings (a JSON object); call inside ``hold``."""
+        """Keep a copy of the store's settings (a JSON object); call inside ``locked``."""
         ...
 
     def records(self) -> Iterator[tuple[Record, list[float]]]:

@@ -286,7 +286,9 @@ class ChromaIndex:
         return self._collection
 
     @contextlib.contextmanager
-    def hold(self, current: Callable[[], int], *, write: bool, wait: bool = True) -> Iterator[bool]:
+    def locked(
+        self, current: Callable[[], int], *, write: bool, wait: bool = True
+    ) -> Iterator[bool]:
         """Lock the folder (or the index, with a client of this process alone).
 
         Then reload the client if another process applied a batch since it was loaded.

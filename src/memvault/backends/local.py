@@ -237,7 +237,7 @@ class LocalBackend(Backend):
         if self.index is None:
             return 0
         applied = 0
-        with self.index.hold(self.records.generation, write=True, wait=wait) as held:
+        with self.index.locked(self.records.generation, write=True, wait=wait) as held:
             if not held:
                 return 0
             while rows := self.records.outbox(DRAIN_BATCH):
@@ -256,7 +256,7 @@ class LocalBackend(Backend):
                     deleted,
                     generation=generation,
                 )
-                self.records.settle(rows, refused, generation=generation)
+                self.records.mark_applied(rows, refused, generation=generation)
                 for record_id, reason in refused.items():
                     log.warning(
                         "the vector index refused %s (%s); ranked exactly", record_id, reason
@@ -312,7 +312,7 @@ class LocalBackend(Backend):
         if exact is not None:
             return exact
         assert self.index is not None
-        with self.index.hold(self.records.generation, write=False):
+        with self.index.locked(self.records.generation, write=False):
             lagging = self.records.unindexed(prefix)
             wanted = limit + len(lagging) + 1
             while True:
@@ -371,7 +371,7 @@ class LocalBackend(Backend):
         """
         self.records.set_info(info)
         if self.index is not None:
-            with self.index.hold(self.records.generation, write=True):
+            with self.index.locked(self.records.generation, write=True):
                 self.index.set_info(info)
 
     def close(self) -> None:
