@@ -41,7 +41,7 @@ from memvault.backends.postgres import (
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items
-from memvault.model import Namespace
+from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
 from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
 
@@ -181,15 +181,11 @@ Key = Annotated[str, typer.Argument(metavar="KEY", help="The memory's key.")]
 BATCH = 64
 
 
-class SearchMode(str, enum.Enum):
-    """The choices of ``search --mode``: the store's :data:`~memvault.store.SEARCH_MODES`."""
-
-    hybrid = "hybrid"
-    dense = "dense"
-    lexical = "lexical"
-
-
-DEFAULT_MODE = SearchMode(DEFAULT_SEARCH_MODE)
+# mypy cannot list members made from a variable; typer reads them at run time
+ModeChoice = enum.Enum("ModeChoice", {mode: mode for mode in SEARCH_MODES}, type=str)  # type: ignore[misc]
+"""The choices of ``search --mode``, made from the store's :data:`~memvault.model.SEARCH_MODES`
+(typer reads choices from an enum)."""
+DEFAULT_MODE = ModeChoice(DEFAULT_SEARCH_MODE)
 
 
 def _seconds(value: float | None) -> float | None:
@@ -429,7 +425,8 @@ def search(
         typer.Option("--filter", help='JSON filter, e.g. \'{"speaker": "Caroline"}\'.'),
     ] = None,
     mode: Annotated[
-        SearchMode, typer.Option(help="hybrid: dense + BM25 fused; dense; or lexical (BM25).")
+        ModeChoice,
+        typer.Option(help="hybrid: dense + BM25 fused; dense; or lexical (BM25)."),
     ] = DEFAULT_MODE,
     path: StorePath = None,
     as_json: AsJson = False,
