@@ -39,9 +39,8 @@ from memvault.model import Ranked
 
 LEXICAL_WEIGHT = 0.7
 """Share of the normalised lexical score in the fused score (the dense share is the rest), out
-of 0.6, 0.7 and 0.8. With BM25's constants and the date bonus, the best of 900 settings on the
-five LoCoMo conversations of ``../shared`` (``bench/ranking_choice.py``; held out, leaving one
-conversation out, such a choice scores R@10 0.795: ``bench/README.md``)."""
+of 0.6, 0.7 and 0.8, chosen with BM25's constants and the date bonus on the LoCoMo
+conversations by ``bench/ranking_choice.py`` (its figures are in ``bench/README.md``)."""
 
 DATE_BONUS = 0.6
 """Added to the fused score of an item stored in a period the query names (before the sum is

@@ -34,10 +34,9 @@ STOPWORDS = frozenset(
 _WORD = re.compile(r"\w+")
 
 BM25_K1 = 2.5
-"""BM25's term-frequency saturation, out of 0.8 to 3.0. With :data:`BM25_B` and the fusion's
-constants, the best of 900 settings on the five LoCoMo conversations of ``../shared``
-(``bench/ranking_choice.py``; held out, leaving one conversation out, such a choice scores
-R@10 0.795: ``bench/README.md``). Lucene and FTS5 use 1.2."""
+"""BM25's term-frequency saturation, out of 0.8 to 3.0, chosen with :data:`BM25_B` and the
+fusion's constants on the LoCoMo conversations by ``bench/ranking_choice.py`` (its figures are
+in ``bench/README.md``). Lucene and FTS5 use 1.2."""
 
 BM25_B = 0.1
 """BM25's length normalisation: little, since a memory's length says more about the context

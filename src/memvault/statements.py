@@ -140,10 +140,10 @@ def memory_key(text: str) -> str:
     and "I had a cat.", nor "I prefer tea to coffee." and "I prefer coffee to tea."), and
     writing one again updates the stored item in place. A question keys apart from the
     statement it asks about; a text without content words keys by :func:`normalize_text`.
-    On 207 hand-labelled pairs (``bench/similarity_threshold.py``) equal keys were the same
-    fact 35 times out of 35 (precision 1.000), finding 34% of the paraphrases (recall 0.340).
-    The last :data:`KEY_CACHE` keys are cached: recall keys every memory it considers, and
-    stemming costs about 0.5 ms a text.
+    How often equal keys are the same fact, and how many paraphrases they find, is measured
+    on hand-labelled pairs by ``bench/similarity_threshold.py`` (``bench/README.md``). The
+    last :data:`KEY_CACHE` keys are cached: recall keys every memory it considers, and
+    stemming is the costly part.
 
     Args:
         text: The memory's text.
@@ -369,13 +369,11 @@ def near_duplicate(
     opt-in ``similarity_threshold`` merge of :class:`~memvault.AgentMemory`; texts with equal
     :func:`memory_key` merge without it.
 
-    Measured with ``uv run python bench/similarity_threshold.py`` on 207 hand-labelled pairs
-    (``bench/paraphrase_pairs.jsonl``: 103 paraphrases, 104 non-paraphrases, most of them hard
-    negatives such as another date, person, side or a negation) with MiniLM: equal keys alone
-    merge with precision 1.000 and recall 0.340; adding this rule never raises recall without
-    dropping precision below 0.95 for any threshold from 0.50 to 0.98 (at 0.90 and overlap
-    0.75: precision 0.783, recall 0.350). MiniLM's cosine does not tell a paraphrase from a
-    near-miss ("left knee" / "right knee" 0.99; "I'm married." / "The user is married." 0.42),
+    Measured with ``uv run python bench/similarity_threshold.py`` on hand-labelled pairs
+    (``bench/paraphrase_pairs.jsonl``: paraphrases and hard negatives such as another date,
+    person, side or a negation; figures in ``bench/README.md``): with MiniLM no threshold
+    adds merges at high precision, since its cosine does not tell a paraphrase from a
+    near-miss ("left knee" / "right knee"),
     so the default is off; a stronger embedder may earn a threshold, measured the same way.
 
     Args:

@@ -61,9 +61,8 @@ def _close_at_exit() -> None:
 EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly
 from the record file's embeddings; larger scopes ask the vector index. Reading the vectors
-costs about 4.5 ms per 1,000 records (45 ms for 10,000), so at 2,000 the exact path stays
-under a Chroma query with a namespace ``where`` (18 ms at 10,000 memories;
-``bench/speed.py``)."""
+costs time in proportion to the scope, and at 2,000 the exact path stays under a Chroma query
+with a namespace ``where`` (``bench/speed.py``; figures in ``bench/README.md``)."""
 
 DRAIN_AT = 1_000
 """Outbox size at which a write applies the outbox to the vector index. Until then the ids

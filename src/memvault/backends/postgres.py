@@ -29,8 +29,7 @@ Its words are memvault's own (:func:`~memvault.lexical.terms_of`,
 the local backends find. The record file counts the scope's records from its namespace table,
 expired records not yet cleaned up included, where this counts live ones: scores differ only
 while such records wait for cleanup. Its cost follows the records that hold a query word, plus
-one count of the scope: about 5 ms for a LoCoMo question over one conversation, 75 ms when all
-of 20,000 records in scope hold one.
+one count of the scope (``bench/postgres.py`` measures it; figures in ``bench/README.md``).
 
 **Dense search** ranks a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`)
 exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks the HNSW
@@ -141,8 +140,8 @@ _ROW_TARGET = "toast_tuple_target = 8160"
 """Rows of ``items`` stay whole up to 8,160 bytes (the most Postgres allows) instead of 2,032:
 a record of a 384-d embedding (1.5 kB), its words and a value with context is 3-4 kB, and by
 default Postgres moves its embedding out of the row (TOAST, the embedding being the largest
-column it may move), so that an exact dense ranking of a LoCoMo conversation (419 records)
-took 3.9-6.3 ms against 0.9-1.7 ms with the records whole (same run, loaded machine)."""
+column it may move), and an exact dense ranking then reads each embedding from the TOAST
+table: several times slower than with the records whole (``bench/README.md``)."""
 _SCAN_SETTINGS = ("SET hnsw.iterative_scan = relaxed_order", "SET hnsw.ef_search = 100")
 """How pgvector's HNSW scan serves a search, set once per connection: iteratively (pgvector
 0.8: the scan goes on past its candidate list of 100 until enough records pass the search's
@@ -566,8 +565,8 @@ class PostgresBackend(Backend):
 
         Once the schema is open (the ``vector`` extension exists), each connection is set up
         at its first use: it learns to send numpy vectors in pgvector's binary format, with
-        pgvector's own adapter (``pgvector.psycopg``; formatting 384 floats as text cost about
-        0.3 ms a vector), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`).
+        pgvector's own adapter (``pgvector.psycopg``; formatting floats as text costs more
+        than the query), and takes the HNSW scan's settings (:data:`_SCAN_SETTINGS`).
         """
         import psycopg
         import psycopg_pool
