@@ -43,6 +43,7 @@ from memvault.backends.sql import (
     entry_of_row,
     history_row,
     live_under,
+    migrate,
     record_of_row,
     under,
 )
@@ -63,7 +64,7 @@ from memvault.model import (
     unit_vectors,
 )
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
     rowid INTEGER PRIMARY KEY,
@@ -250,7 +251,7 @@ class RecordFile:
                 if statement.strip():
                     self._db.execute(statement)
             if self._columns("items") == _COLUMNS["items"] - {"length", "terms"}:
-                self._migrate_to_3()
+                migrate(2, {3: self._migrate_to_3}, SCHEMA_VERSION)
             self._db.execute(_DOCS)
         for table, wanted in _COLUMNS.items():
             columns = self._columns(table)
@@ -259,7 +260,7 @@ class RecordFile:
                     f"table {table} has columns {sorted(columns)}, not memvault's"
                 )
         schema = self._meta("schema")
-        if schema is not None and schema != SCHEMA_VERSION:
+        if schema is not None and schema != str(SCHEMA_VERSION):
             raise sqlite3.DatabaseError(f"schema version {schema}, not {SCHEMA_VERSION}")
 
     def _columns(self, table: str) -> set[str]:
@@ -298,7 +299,7 @@ class RecordFile:
             last = rows[-1][0]
         self._recount(row[0] for row in self._db.execute("SELECT ns FROM namespaces").fetchall())
         if self._meta("schema") is not None:
-            self._set_meta("schema", SCHEMA_VERSION)
+            self._set_meta("schema", str(SCHEMA_VERSION))
 
     @contextlib.contextmanager
     def _use(self) -> Iterator[None]:
@@ -346,7 +347,7 @@ class RecordFile:
         """Record that the file holds the store's records, at index ``generation``."""
         with self._use(), self._transaction():
             self._set_meta("built", "1")
-            self._set_meta("schema", SCHEMA_VERSION)
+            self._set_meta("schema", str(SCHEMA_VERSION))
             self._set_meta("generation", str(generation))
 
     def info(self) -> dict[str, Any] | None:

@@ -67,6 +67,7 @@ from memvault.backends.sql import (
     history_row,
     json_text,
     live_under,
+    migrate,
     record_of_row,
     under,
 )
@@ -703,13 +704,21 @@ class PostgresBackend(Backend):
                     f"version {version}; this one reads up to {SCHEMA_VERSION}): upgrade "
                     "memvault"
                 )
-            if int(version) < 2:  # records written before stay as they are until updated
-                cur.execute(f"ALTER TABLE {s}.items SET ({_ROW_TARGET})")
-                cur.execute(f"DROP INDEX {s}.items_by_ns")
-                cur.execute(_NS_INDEX.format(s=s))
-                self._set_meta(cur, "schema", "2")
+            if int(version) < SCHEMA_VERSION:
+                migrate(int(version), {2: lambda: self._migrate_to_2(cur)}, SCHEMA_VERSION)
+                self._set_meta(cur, "schema", str(SCHEMA_VERSION))
             dim = self._meta(cur, "dim")
             self._dim = None if dim is None else int(dim)
+
+    def _migrate_to_2(self, cur: psycopg.Cursor[Any]) -> None:
+        """Schema 1 to 2: rows kept whole, the ``ns`` index carrying ``expires`` and ``length``.
+
+        Records written before stay as they are until updated.
+        """
+        s = self.schema
+        cur.execute(f"ALTER TABLE {s}.items SET ({_ROW_TARGET})")
+        cur.execute(f"DROP INDEX {s}.items_by_ns")
+        cur.execute(_NS_INDEX.format(s=s))
 
     def _create(self, cur: psycopg.Cursor[Any]) -> None:
         s = self.schema

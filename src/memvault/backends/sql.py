@@ -12,13 +12,14 @@ their parameter mark (``?`` in SQLite, ``%s`` in psycopg).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memvault.model import HistoryEntry, Namespace, Record, ns_key, prefix_range, record_id
 
 __all__ = [
     "HISTORY_COLUMNS",
+    "migrate",
     "RECORD_COLUMNS",
     "HistoryRow",
     "entry_of_row",
@@ -88,6 +89,29 @@ def history_row(entry: HistoryEntry) -> HistoryRow:
         json_text(entry.before),
         json_text(entry.after),
     )
+
+
+def migrate(found: int, migrations: Mapping[int, Callable[[], None]], latest: int) -> int:
+    """Bring a schema from version ``found`` to ``latest``, one version at a time.
+
+    Both SQL systems of record keep their migrations as an ordered table: ``migrations[v]``
+    turns a schema of version ``v - 1`` into version ``v`` (call this inside the transaction
+    that opens the store, so that a failed step leaves the old schema).
+
+    Args:
+        found: The version the schema has, ``<= latest``.
+        migrations: ``{version: step}`` for every version above the first.
+        latest: The version this memvault writes.
+
+    Returns:
+        ``latest``.
+
+    Raises:
+        KeyError: If a step between ``found`` and ``latest`` is missing (a programming error).
+    """
+    for version in range(found + 1, latest + 1):
+        migrations[version]()
+    return latest
 
 
 def under(prefix: Namespace, column: str, mark: str) -> tuple[str, list[Any]]:

@@ -49,7 +49,7 @@ def test_a_schema_2_file_is_migrated_and_keeps_records_and_history(tmp_path):
 
     db = sqlite3.connect(record_file)
     assert db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone() == (
-        SCHEMA_VERSION,
+        str(SCHEMA_VERSION),
     )
     assert db.execute("SELECT sum(words) FROM namespaces").fetchone()[0] == 16
     db.close()
