@@ -23,6 +23,7 @@ import importlib.metadata
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -149,14 +150,43 @@ app = typer.Typer(
     add_completion=False,
 )
 
-_path_typed: list[bool] = [False]
-"""Whether the command line gave ``--path`` (not ``$MEMVAULT_PATH``); set as it is parsed."""
+
+@dataclass
+class _Run:
+    """What one run of the CLI was told and opened: the click context's ``obj`` (root's).
+
+    Attributes:
+        dsn: ``--dsn`` or ``$MEMVAULT_DSN``; ``None``: a folder.
+        dsn_given: Whether the command line gave ``--dsn`` (not the variable).
+        schema: ``--schema``.
+        path_given: Whether the command line gave ``--path`` (not ``$MEMVAULT_PATH``).
+        opened: The stores this run opened; closed when the command ends.
+    """
+
+    dsn: str | None = None
+    dsn_given: bool = False
+    schema: str = DEFAULT_SCHEMA
+    path_given: bool = False
+    opened: list[MemoryStore] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close the stores this run opened (a database's connections, a folder's lock)."""
+        while self.opened:
+            self.opened.pop().close()
+
+
+def _run(ctx: typer.Context) -> _Run:
+    """This run's state, kept on the root context (made there by :func:`_root`)."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, _Run):
+        root.obj = _Run()
+    return root.obj
 
 
 def _path_source(ctx: typer.Context, param: typer.CallbackParam, value: Path | None) -> Path | None:
     """Record whether ``--path`` came from the command line (see :func:`_postgres`)."""
     source = ctx.get_parameter_source(param.name)  # click's ParameterSource, as typer bundles it
-    _path_typed[0] = source is not None and source.name == "COMMANDLINE"
+    _run(ctx).path_given = source is not None and source.name == "COMMANDLINE"
     return value
 
 
@@ -197,12 +227,9 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
-_dsn: list[tuple[str | None, bool, str]] = [(None, False, DEFAULT_SCHEMA)]
-"""The root options ``--dsn`` and ``--schema`` of this run, and whether the command line gave
-``--dsn`` (not ``$MEMVAULT_DSN``); set by the root callback before any command."""
-
-
-def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> MemoryStore | None:
+def _postgres(
+    ctx: typer.Context, path: Path | None, *, create: bool = True, **options: Any
+) -> MemoryStore | None:
     """The store on the PostgreSQL database of ``--dsn``, or None without it.
 
     An option on the command line wins over the other one's environment variable
@@ -213,11 +240,12 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
         click.UsageError: If both a folder and a database are given the same way (status 2).
         InvalidArgumentError: If the store is missing and not to be created.
     """
-    dsn, dsn_given, schema = _dsn[0]
+    run = _run(ctx)
+    dsn, dsn_given, schema = run.dsn, run.dsn_given, run.schema
     if dsn is None:
         return None
     if path is not None:
-        path_given = _path_typed[0]
+        path_given = run.path_given
         if path_given and not dsn_given:
             return None
         if path_given == dsn_given:  # a usage error (status 2), as click's own are
@@ -226,47 +254,38 @@ def _postgres(path: Path | None, *, create: bool = True, **options: Any) -> Memo
                 "$MEMVAULT_DSN), not both"
             )
     backend = PostgresBackend(dsn, schema=schema, create=create)
-    return _closed_at_exit(MemoryStore(backend=backend, **options))
+    return _kept(ctx, MemoryStore(backend=backend, **options))
 
 
-_opened: list[MemoryStore] = []
-"""The stores this run opened; closed when the command ends (:func:`_close_stores`)."""
-
-
-def _closed_at_exit(store: MemoryStore) -> MemoryStore:
-    _opened.append(store)
+def _kept(ctx: typer.Context, store: MemoryStore) -> MemoryStore:
+    """``store``, to be closed when the command ends."""
+    _run(ctx).opened.append(store)
     return store
 
 
-def _close_stores() -> None:
-    """Close the stores this run opened (a database's connections, a folder's lock)."""
-    while _opened:
-        _opened.pop().close()
-
-
-def _open(path: Path | None, **options: Any) -> MemoryStore:
+def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
     """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
-    on_postgres = _postgres(path, **options)
+    on_postgres = _postgres(ctx, path, **options)
     if on_postgres is not None:
         return on_postgres
-    return _closed_at_exit(MemoryStore(path, **options))
+    return _kept(ctx, MemoryStore(path, **options))
 
 
-def _existing(path: Path | None) -> MemoryStore:
+def _existing(ctx: typer.Context, path: Path | None) -> MemoryStore:
     """Open the store for a command that only reads or removes: a mistyped --path is an error."""
-    from memvault.backends.chroma import default_path
+    from memvault.backends.chroma import ChromaBackend, default_path
 
-    on_postgres = _postgres(path, create=False)  # a mistyped --schema is an error too
+    on_postgres = _postgres(ctx, path, create=False)  # a mistyped --schema is an error too
     if on_postgres is not None:
         return on_postgres
 
     folder = path.expanduser() if path else default_path()
-    if not (folder / "chroma.sqlite3").exists():
+    if not ChromaBackend.exists(folder):
         raise InvalidArgumentError(
             f"no memvault store at {folder}; check --path (or $MEMVAULT_PATH), or create one "
             "with 'memvault ingest' or 'memvault import'"
         )
-    return _closed_at_exit(MemoryStore(folder))
+    return _kept(ctx, MemoryStore(folder))
 
 
 def _prefix(text: str) -> Namespace:
@@ -352,8 +371,9 @@ def _root(
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
             except ImportError:  # without psycopg, opening the store says what to install
                 pass
-    _dsn[0] = (dsn or None, given, schema)
-    ctx.call_on_close(_close_stores)
+    run = _run(ctx)
+    run.dsn, run.dsn_given, run.schema = dsn or None, given, schema
+    ctx.call_on_close(run.close)
     if version:
         out.print(f"memvault {importlib.metadata.version('memvault')}", markup=False)
         raise typer.Exit()
@@ -364,6 +384,7 @@ def _root(
 
 @app.command()
 def ingest(
+    ctx: typer.Context,
     file: Annotated[
         Path, typer.Argument(metavar="FILE", help="Conversation: OpenAI messages or LoCoMo JSON.")
     ],
@@ -386,7 +407,7 @@ def ingest(
     # later turn writes nothing.
     turns = load_conversation(file)
     validate_items([(t.key, t.value()) for t in turns])
-    store = _open(path, ttl=ttl)
+    store = _open(ctx, path, ttl=ttl)
     batches = []  # one put_many per run of turns said at the same time, at most BATCH long
     for _, same_time in groupby(turns, key=lambda t: t.timestamp):
         run = list(same_time)
@@ -415,6 +436,7 @@ def ingest(
 
 @app.command()
 def search(
+    ctx: typer.Context,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.")],
     namespace: PrefixOption = "",
     k: Annotated[
@@ -446,7 +468,7 @@ def search(
             f"--filter cannot be read ({type(error).__name__}: {error}); e.g. "
             '\'{"speaker": "user"}\''
         ) from None
-    found = _existing(path).search(
+    found = _existing(ctx, path).search(
         _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value
     )
     _print_items(found, as_json)
@@ -454,10 +476,14 @@ def search(
 
 @app.command()
 def get(
-    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
+    ctx: typer.Context,
+    key: Key,
+    namespace: NamespaceOption,
+    path: StorePath = None,
+    as_json: AsJson = False,
 ) -> None:
     """Show one memory by key (exit status 1 if absent)."""
-    item = _existing(path).get(parse_namespace_path(namespace), key)
+    item = _existing(ctx, path).get(parse_namespace_path(namespace), key)
     if item is None:
         raise _absent(key, namespace)
     _print_items([item], as_json)
@@ -465,6 +491,7 @@ def get(
 
 @app.command("list")
 def list_items(
+    ctx: typer.Context,
     namespace: PrefixOption = "",
     limit: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="How many memories.")] = 20,
     offset: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help="How many to skip.")] = 0,
@@ -475,12 +502,13 @@ def list_items(
 
     Lists the namespace and everything below it.
     """
-    items = _existing(path).search(_prefix(namespace), limit=limit, offset=offset)
+    items = _existing(ctx, path).search(_prefix(namespace), limit=limit, offset=offset)
     _print_items(items, as_json)
 
 
 @app.command()
 def namespaces(
+    ctx: typer.Context,
     prefix: Annotated[str, typer.Option(help="Only below this namespace.")] = "",
     max_depth: Annotated[
         Optional[int],  # noqa: UP045
@@ -490,7 +518,7 @@ def namespaces(
     as_json: AsJson = False,
 ) -> None:
     """List the namespaces that hold memories."""
-    found = _existing(path).list_namespaces(
+    found = _existing(ctx, path).list_namespaces(
         prefix=_prefix(prefix), max_depth=max_depth, limit=MAX_COUNT
     )
     paths = [format_namespace_path(ns) for ns in found]
@@ -499,13 +527,17 @@ def namespaces(
 
 @app.command()
 def forget(
-    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
+    ctx: typer.Context,
+    key: Key,
+    namespace: NamespaceOption,
+    path: StorePath = None,
+    as_json: AsJson = False,
 ) -> None:
     """Delete one memory (exit status 1 if absent).
 
     The memory must be in exactly that namespace, not below it.
     """
-    store, where = _existing(path), parse_namespace_path(namespace)
+    store, where = _existing(ctx, path), parse_namespace_path(namespace)
     if store.get(where, key) is None:
         raise _absent(key, namespace)
     store.delete(where, key, source="cli")
@@ -525,7 +557,11 @@ def _text(value: dict[str, Any] | None) -> str:
 
 @app.command()
 def history(
-    key: Key, namespace: NamespaceOption, path: StorePath = None, as_json: AsJson = False
+    ctx: typer.Context,
+    key: Key,
+    namespace: NamespaceOption,
+    path: StorePath = None,
+    as_json: AsJson = False,
 ) -> None:
     """Show every change to one memory, oldest first (exit status 1 if it has none).
 
@@ -533,7 +569,7 @@ def history(
     the text before -> after. A deleted memory's history is shown too. The memory must be in
     exactly that namespace, not below it.
     """
-    entries = _existing(path).history(parse_namespace_path(namespace), key)
+    entries = _existing(ctx, path).history(parse_namespace_path(namespace), key)
     if not entries:
         _error(f"no history of {key!r} in {namespace}")
         raise typer.Exit(1)
@@ -554,6 +590,7 @@ def history(
 
 @app.command("export")
 def export_items(
+    ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON Lines file to write.")],
     namespace: PrefixOption = "",
     path: StorePath = None,
@@ -563,12 +600,13 @@ def export_items(
 
     Each line holds one memory: text, metadata, namespace, times and expiry.
     """
-    count = _existing(path).export_jsonl(file, _prefix(namespace))
+    count = _existing(ctx, path).export_jsonl(file, _prefix(namespace))
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
 
 @app.command("import")
 def import_items(
+    ctx: typer.Context,
     file: Annotated[
         Path, typer.Argument(metavar="FILE", help="JSON Lines file from 'memvault export'.")
     ],
@@ -576,28 +614,21 @@ def import_items(
     as_json: AsJson = False,
 ) -> None:
     """Import memories from JSON Lines (a bad file changes nothing)."""
-    count = _open(path).import_jsonl(file)
+    count = _open(ctx, path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 
 
 @app.command()
-def stats(path: StorePath = None, as_json: AsJson = False) -> None:
+def stats(ctx: typer.Context, path: StorePath = None, as_json: AsJson = False) -> None:
     """Count the memories of each namespace; name the embedder.
 
     Each memory is counted once, in its own namespace (not in the namespaces above it).
     """
-    store = _existing(path)
-    found = store.list_namespaces(limit=MAX_COUNT)
-    below = {ns: store.count(ns) for ns in found}  # in the namespace and below it
-    own = dict(below)
-    for ns in found:  # take each namespace's items out of its nearest listed ancestor
-        parent = next((ns[:i] for i in range(len(ns) - 1, 0, -1) if ns[:i] in below), None)
-        if parent is not None:
-            own[parent] -= below[ns]
-    counts = {format_namespace_path(ns): n for ns, n in own.items()}
-    info = store.backend.get_info() or {}
-    payload = {"memories": sum(counts.values()), "namespaces": counts, **info}
-    total = sum(counts.values())
+    found = _existing(ctx, path).stats()
+    counts = {format_namespace_path(ns): n for ns, n in found.namespaces.items()}
+    info = found.info
+    payload = {"memories": found.memories, "namespaces": counts, **info}
+    total = found.memories
     lines = [
         f"{total} {'memory' if total == 1 else 'memories'} in {len(counts)} "
         f"{'namespace' if len(counts) == 1 else 'namespaces'}"
@@ -609,6 +640,7 @@ def stats(path: StorePath = None, as_json: AsJson = False) -> None:
 
 @app.command()
 def cleanup(
+    ctx: typer.Context,
     max_age: Annotated[
         Optional[float],  # noqa: UP045
         typer.Option(
@@ -627,7 +659,7 @@ def cleanup(
 
     With --max-age, memories older than that go too; --dry-run lists them instead.
     """
-    store = _existing(path)
+    store = _existing(ctx, path)
     if not dry_run:
         removed = store.cleanup(max_age)
         _done({"deleted": removed}, as_json, f"deleted {removed} memories")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -66,6 +67,7 @@ __all__ = [
     "SEARCH_MODES",
     "FINGERPRINT_PROBE",
     "MemoryStore",
+    "StoreStats",
 ]
 
 FINGERPRINT_PROBE = "memvault embedder fingerprint: the quick brown fox jumps over the lazy dog"
@@ -89,6 +91,23 @@ def _stored_in(periods: list[Period], backend: Backend, top: tuple[Ranked, Ranke
         for record in backend.get(ids)
         if record is not None and any(period.holds(record.created_at) for period in periods)
     }
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """What a store holds, as :meth:`MemoryStore.stats` counts it.
+
+    Attributes:
+        memories: Live memories in the store.
+        namespaces: Live memories per namespace, each counted in its own namespace only,
+            e.g. ``{("users", "alice"): 12}``; sorted by namespace.
+        info: The store's recorded settings: ``embedder`` (name), ``dim`` (its dimension)
+            and ``fingerprint``.
+    """
+
+    memories: int
+    namespaces: dict[Namespace, int]
+    info: dict[str, Any]
 
 
 def _merging(event: Any) -> bool:
@@ -629,6 +648,27 @@ class MemoryStore:
             found = list(dict.fromkeys(ns[:max_depth] for ns in found))
         return sorted(found)[offset : offset + limit]
 
+    def stats(self) -> StoreStats:
+        """How many live memories each namespace holds, and the store's recorded settings.
+
+        Each memory counts once, in its own namespace (not in the namespaces above it).
+
+        Returns:
+            A :class:`StoreStats`.
+        """
+        found = self.list_namespaces(limit=MAX_COUNT)
+        below = {ns: self.count(ns) for ns in found}  # in the namespace and below it
+        own = dict(below)
+        for ns in found:  # take each namespace's items out of its nearest listed ancestor
+            parent = next((ns[:i] for i in range(len(ns) - 1, 0, -1) if ns[:i] in below), None)
+            if parent is not None:
+                own[parent] -= below[ns]
+        return StoreStats(
+            memories=sum(own.values()),
+            namespaces=own,
+            info=dict(self.backend.get_info() or {}),
+        )
+
     def count(self, namespace_prefix: Namespace = (), /) -> int:
         """How many live items lie in a namespace and below it.
 
@@ -759,6 +799,7 @@ class MemoryStore:
     asearch = async_twin(search)
     alist_namespaces = async_twin(list_namespaces)
     acount = async_twin(count)
+    astats = async_twin(stats)
     aexpired = async_twin(expired)
     acleanup = async_twin(cleanup)
     aexport_jsonl = async_twin(export_jsonl)

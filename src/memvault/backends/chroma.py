@@ -77,6 +77,11 @@ def default_path() -> Path:
     return user_data_path("memvault")
 
 
+def _record_file(folder: Path, collection: str) -> Path:
+    """Where a store folder keeps the record file of ``collection``."""
+    return folder / f"{collection}.records.sqlite3"
+
+
 @contextlib.contextmanager
 def chroma_errors(where: str) -> Iterator[None]:
     """Errors of Chroma's client leave as :class:`~memvault.errors.BackendError` (cause chained).
@@ -489,6 +494,23 @@ class ChromaBackend(LocalBackend):
         StoreBusyError: If another process holds the folder past the lock timeout.
     """
 
+    @staticmethod
+    def exists(path: str | Path | None = None, *, collection: str = DEFAULT_COLLECTION) -> bool:
+        """Whether a store folder holds a store (its record file or its Chroma index).
+
+        Opens nothing and creates nothing: for a caller that must not make a store where a
+        path was mistyped (the CLI's reading commands).
+
+        Args:
+            path: The store folder; default :func:`default_path`.
+            collection: The store's collection.
+
+        Returns:
+            ``True`` if the record file or Chroma's database is there.
+        """
+        folder = Path(path).expanduser() if path is not None else default_path()
+        return _record_file(folder, collection).is_file() or (folder / "chroma.sqlite3").is_file()
+
     def __init__(
         self,
         path: str | Path | None = None,
@@ -510,7 +532,7 @@ class ChromaBackend(LocalBackend):
             folder.mkdir(parents=True, exist_ok=True)
         self.path = folder
         index = ChromaIndex(folder, client=client, collection=collection)
-        records = folder / f"{collection}.records.sqlite3" if folder is not None else None
+        records = _record_file(folder, collection) if folder is not None else None
         try:
             with index.opening():
                 try:

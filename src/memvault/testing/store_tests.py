@@ -588,6 +588,26 @@ class StoreTests(ContractBase):
         with pytest.raises(InvalidKeyError):
             store.history(ALICE, 5)  # type: ignore[arg-type]
 
+    def test_stats_count_each_memory_in_its_own_namespace(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``stats()`` counts live memories once, in their own namespace, with the embedder."""
+        store.put(("users",), "team", {"text": "the team"})
+        store.put(ALICE, "a", {"text": "a"})
+        store.put(ALICE, "b", {"text": "b"})
+        store.put(("users", "alice", "work"), "c", {"text": "c"})
+        store.put(("users", "bob"), "gone", {"text": "brief"}, ttl=10)
+        clock.advance(20)
+        found = store.stats()
+        assert found.memories == 4
+        assert found.namespaces == {
+            ("users",): 1,
+            ALICE: 2,
+            ("users", "alice", "work"): 1,
+        }
+        assert found.info["embedder"] == store.embedder.name
+        assert found.info["dim"] == store.embedder.dim
+
     # -- compare-and-set ------------------------------------------------------------------
 
     def test_a_write_over_the_version_read_goes_ahead(
