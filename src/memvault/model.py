@@ -30,11 +30,13 @@ __all__ = [
     "PREFIX_END",
     "SEARCH_MODES",
     "Change",
+    "SearchRequest",
     "Clauses",
     "Found",
     "HistoryEntry",
     "HistoryEvent",
     "Namespace",
+    "Page",
     "Ranked",
     "Record",
     "SearchMode",
@@ -145,6 +147,41 @@ def unit_vectors(embeddings: Vectors) -> np.ndarray:
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(matrix), -1)
     return matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search, as the store hands it to :meth:`memvault.backends.Backend.search`.
+
+    Attributes:
+        prefix: The namespace searched, and everything below it; ``()`` covers all.
+        mode: How the query ranks (:data:`SearchMode`); ``None``: no query, most recently
+            updated first.
+        query: The query text (``None`` without one).
+        embedding: The query's embedding, shape ``(dim,)``, for ``"dense"`` and ``"hybrid"``.
+        clauses: The parsed metadata filter.
+        now: Unix seconds; nothing expired then is returned.
+        limit: Most records to return, ``>= 1``.
+        offset: Records of the order to skip first, ``>= 0``.
+        periods: For ``"hybrid"``: the spans of time the query names, as ``(start, end)``
+            Unix seconds, half-open, slack included (:mod:`memvault.periods`); a record
+            created in one ranks higher.
+    """
+
+    prefix: Namespace
+    mode: SearchMode | None
+    query: str | None
+    embedding: np.ndarray | None
+    clauses: Clauses
+    now: float
+    limit: int
+    offset: int = 0
+    periods: tuple[tuple[float, float], ...] = ()
+
+
+Page = list[tuple[Record, float | None]]
+"""A search's result: ``(record, score)`` pairs in the search's order; ``None`` scores for a
+search without a query."""
 
 
 HistoryEvent = Literal["add", "update", "merge", "delete", "expire"]

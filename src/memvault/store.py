@@ -23,7 +23,7 @@ from memvault.arguments import (
     check_count,
     check_mode,
 )
-from memvault.backends.base import Backend, with_records
+from memvault.backends.base import Backend
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
 from memvault.errors import (
     EmbedderError,
@@ -33,7 +33,6 @@ from memvault.errors import (
     StoreClosedError,
 )
 from memvault.filters import Filter, normalize_filter
-from memvault.fusion import FUSION_DEPTH, hybrid_page
 from memvault.history import validate_source
 from memvault.items import (
     MAX_SECONDS,
@@ -49,13 +48,13 @@ from memvault.model import (
     Change,
     HistoryEntry,
     Namespace,
-    Ranked,
     Record,
     SearchMode,
+    SearchRequest,
     record_id,
 )
 from memvault.namespace import is_utf8, validate_key, validate_namespace
-from memvault.periods import Period, named_periods
+from memvault.periods import DATE_SLACK, named_periods
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin
 
@@ -77,20 +76,12 @@ FINGERPRINT_MIN_COSINE = 0.999
 one; far above what two different models give, far below float noise between runs."""
 
 
-def _stored_in(periods: list[Period], backend: Backend, top: tuple[Ranked, Ranked]) -> set[str]:
-    """Ids of the items of ``top`` created in one of ``periods`` (or just after them).
-
-    The records are read in one call, and only when there is a period (see
-    :meth:`~memvault.periods.Period.holds`).
-    """
-    if not periods:
-        return set()
-    ids = list(dict.fromkeys(item_id for ranking in top for item_id, _ in ranking))
-    return {
-        record.id
-        for record in backend.get(ids)
-        if record is not None and any(period.holds(record.created_at) for period in periods)
-    }
+_SCORE_TYPES: dict[SearchMode, ScoreType] = {
+    "hybrid": "hybrid",
+    "dense": "cosine",
+    "lexical": "bm25",
+}
+"""What a search's ``score`` is, by mode (:attr:`MemoryItem.score_type`)."""
 
 
 @dataclass(frozen=True)
@@ -578,36 +569,26 @@ class MemoryStore:
             )
         backend = self.backend
         mode = check_mode(self.default_mode if mode is None else mode, backend.search_modes)
-        now = self._clock()
-        if not (query and query.strip()):
-            latest = backend.recent(prefix, clauses=clauses, now=now, limit=limit, offset=offset)
-            return [MemoryItem.from_record(record) for record in latest]
-        score_type: ScoreType
-        if mode == "lexical":
-            ranked = backend.lexical(query, prefix, clauses=clauses, now=now, limit=offset + limit)
-            found, score_type = with_records(backend, ranked[offset:]), "bm25"
-        elif mode == "dense":  # the ranking and its records in one call
-            embedding = self._embed_query(query)
-            found = backend.dense_records(
-                prefix, embedding=embedding, clauses=clauses, now=now, limit=offset + limit
-            )[offset:]
-            score_type = "cosine"
-        else:
-            embedding = self._embed_query(query)
-
-            def dense(n: int) -> Ranked:
-                return backend.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=n)
-
-            top = backend.both_rankings(
-                query, prefix, embedding=embedding, clauses=clauses, now=now, limit=FUSION_DEPTH
-            )
-            dated = _stored_in(named_periods(query), backend, top)
-            page = hybrid_page(top, dense, offset=offset, limit=limit, dated=dated)
-            found, score_type = with_records(backend, page), "hybrid"
+        asked = query if query is not None and query.strip() else None
+        request = SearchRequest(
+            prefix=prefix,
+            mode=mode if asked else None,
+            query=asked,
+            embedding=self._embed_query(asked) if asked and mode != "lexical" else None,
+            clauses=clauses,
+            now=self._clock(),
+            limit=limit,
+            offset=offset,
+            periods=tuple(
+                (period.start, period.end + DATE_SLACK)
+                for period in (named_periods(asked) if asked and mode == "hybrid" else [])
+            ),
+        )
+        score_type: ScoreType | None = _SCORE_TYPES[mode] if asked else None
         return [
             MemoryItem.from_record(record, score, score_type)
-            for record, score in found
-            if record.live(now)
+            for record, score in backend.search(request)
+            if record.live(request.now)
         ]
 
     def list_namespaces(

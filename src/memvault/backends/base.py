@@ -31,15 +31,18 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from memvault.errors import InvalidArgumentError
+from memvault.fusion import FUSION_DEPTH, hybrid_page
 from memvault.model import (
     Change,
     Clauses,
     Found,
     HistoryEntry,
     Namespace,
+    Page,
     Ranked,
     Record,
     SearchMode,
+    SearchRequest,
     Vector,
     Vectors,
     record_id,
@@ -240,6 +243,65 @@ class Backend(ABC):
         lexical = self.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
         dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
         return dense, lexical
+
+    def search(self, request: SearchRequest) -> Page:
+        """One page of a search: the records and scores of ``request``'s order.
+
+        The default runs the mode on the primitives: without a query :meth:`recent`;
+        ``"lexical"``: :meth:`lexical` and :meth:`get`; ``"dense"``: :meth:`dense_records`;
+        ``"hybrid"``: :meth:`both_rankings` of the top :data:`~memvault.fusion.FUSION_DEPTH`,
+        fused and paged by :func:`memvault.fusion.hybrid_page` (the records of the tops are
+        read once, only where the query names a period), then :meth:`get` of the page. A
+        backend that can answer a mode in fewer round trips overrides this.
+
+        Args:
+            request: What to search (validated by the store; ``mode`` among
+                :attr:`search_modes`).
+
+        Returns:
+            Up to ``request.limit`` ``(record, score)`` pairs: cosine similarity (dense),
+            BM25 (lexical), the fused score (hybrid), ``None`` without a query. Records
+            expired at ``request.now`` may be left in by a mode; the store drops them.
+        """
+        r = request
+        page_end = r.offset + r.limit
+        if r.mode is None:
+            found = self.recent(
+                r.prefix, clauses=r.clauses, now=r.now, limit=r.limit, offset=r.offset
+            )
+            return [(record, None) for record in found]
+        assert r.query is not None
+        if r.mode == "lexical":
+            ranked = self.lexical(r.query, r.prefix, clauses=r.clauses, now=r.now, limit=page_end)
+            return list(with_records(self, ranked[r.offset :]))
+        assert r.embedding is not None
+        embedding = r.embedding
+        if r.mode == "dense":
+            found_dense = self.dense_records(
+                r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=page_end
+            )
+            return list(found_dense[r.offset :])
+
+        def dense(n: int) -> Ranked:
+            return self.dense(r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=n)
+
+        top = self.both_rankings(
+            r.query, r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=FUSION_DEPTH
+        )
+        page = hybrid_page(top, dense, offset=r.offset, limit=r.limit, dated=self._dated(top, r))
+        return list(with_records(self, page))
+
+    def _dated(self, top: tuple[Ranked, Ranked], request: SearchRequest) -> set[str]:
+        """Ids of the items of ``top`` created in one of the request's periods (one read)."""
+        if not request.periods:
+            return set()
+        ids = list(dict.fromkeys(item_id for ranking in top for item_id, _ in ranking))
+        return {
+            record.id
+            for record in self.get(ids)
+            if record is not None
+            and any(start <= record.created_at < end for start, end in request.periods)
+        }
 
     @abstractmethod
     def count(self, prefix: Namespace, *, now: float) -> int:
