@@ -1,6 +1,12 @@
 """Every bad input to the LangChain adapter's entry points raises a memvault error and leaves the
 store as it was (export before = export after, read by a store opened anew).
 
+The bad values both adapters must refuse alike are the shared contract of
+``tests/core/adapter_bad_inputs.py`` (user ids, namespaces, stores, k, filters, queries, tool
+arguments, options, flush timeouts), each with the memvault error it must raise; this file says
+which entry points of this adapter take each kind (:data:`SHARED`) and adds the cases only it has
+(:data:`CASES`: ttls, the key-value store, the LangGraph store...).
+
 Where LangChain or LangGraph own the schema, their own validation error is the documented
 answer: a tool's arguments (``args_schema``, checked by ``BaseTool.invoke``) and the retriever's
 fields raise ``pydantic.ValidationError``; namespace labels LangGraph forbids raise
@@ -28,6 +34,23 @@ from langgraph.store.base import InvalidNamespaceError as LangGraphNamespaceErro
 from pydantic import ValidationError
 
 from memvault import AgentMemory, MemoryStore, MemvaultError
+from tests.core.adapter_bad_inputs import (
+    ABSENT,
+    FILTERS,
+    KS,
+    NAMESPACES,
+    OPTIONS,
+    PREFIXES,
+    QUERIES,
+    REMEMBER_INPUTS,
+    STORES,
+    TIMEOUTS,
+    TOOL_CALLS,
+    USER_IDS,
+    WITH_A_MEMORY,
+    EntryPoint,
+    cases,
+)
 from tests.core.bad_inputs import (
     BIG,
     DEEP,
@@ -39,13 +62,15 @@ from tests.core.bad_inputs import (
     reopened_export,
 )
 
-ALICE = {"configurable": {"user_id": "alice"}}
 FIVE_THOUSAND = ("a",) * 5000
-SCHEMA = {"expected": ValidationError}  # the framework's own validation, documented
 
 
-def run_as(user_id) -> dict:
-    return {"configurable": {"user_id": user_id}}
+def run_as(user_id) -> dict | None:
+    """The run's config with ``user_id``; ``None`` (no config at all) for ABSENT."""
+    return None if user_id is ABSENT else {"configurable": {"user_id": user_id}}
+
+
+ALICE = run_as("alice")
 
 
 def deep_filter(depth: int) -> dict:
@@ -75,88 +100,180 @@ class Context:
         return MemvaultLangGraphStore(self.store)
 
 
+def tool_call(c: Context, call) -> object:
+    return c.tool(call.tool).invoke(call.arguments, ALICE)
+
+
+def async_tool_call(c: Context, call) -> object:
+    return asyncio.run(c.tool(call.tool).ainvoke(call.arguments, ALICE))
+
+
+FINDING_DEEP_TOOL_ARGUMENT = (
+    "FINDING: a tool argument nested 5,000 deep raises RecursionError, neither a memvault "
+    "error nor ValidationError (langchain_core's BaseTool.run turns the input into a str for "
+    "its callbacks before args_schema sees it); the LlamaIndex tools raise InvalidArgumentError"
+)
+FINDING_COERCED_K = (
+    "FINDING: MemvaultRetriever(k=...) is a pydantic int field in lax mode, which turns True "
+    "and '5' into 1 and 5 and accepts them; every other k (the middleware's, search_kwargs, "
+    "invoke's, LlamaIndex's similarity_top_k) raises InvalidArgumentError"
+)
+
+SHARED = [
+    *cases(
+        USER_IDS,
+        EntryPoint(
+            "remember user_id",
+            lambda c, user: c.tool("remember").invoke({"text": "I like tea."}, run_as(user)),
+        ),
+        EntryPoint("retriever user_id", lambda c, user: c.retriever().invoke("tea", run_as(user))),
+        EntryPoint(
+            "middleware user_id",
+            lambda c, user: MemoryMiddleware(c.store).before_agent(
+                {"messages": []}, None, run_as(user)
+            ),
+        ),
+    ),
+    *cases(
+        NAMESPACES,
+        EntryPoint("tools namespace", lambda c, ns: create_memory_tools(c.store, ns)),
+        EntryPoint("middleware namespace", lambda c, ns: MemoryMiddleware(c.store, ns)),
+        EntryPoint(
+            "retriever namespace",
+            lambda c, ns: MemvaultRetriever(store=c.store, namespace=ns),
+            schema_error=ValidationError,
+        ),
+        EntryPoint("kv namespace", lambda c, ns: MemvaultKVStore(c.store, ns)),
+    ),
+    *cases(
+        STORES,
+        EntryPoint("tools store", lambda c, store: create_memory_tools(store)),
+        EntryPoint("middleware store", lambda c, store: MemoryMiddleware(store)),
+        EntryPoint(
+            "retriever store",
+            lambda c, store: MemvaultRetriever(store=store),
+            schema_error=ValidationError,
+        ),
+        EntryPoint("kv store", lambda c, store: MemvaultKVStore(store, ("kv",))),
+        EntryPoint("graph store", lambda c, store: MemvaultLangGraphStore(store)),
+    ),
+    *cases(
+        PREFIXES,
+        EntryPoint("tools prefix", lambda c, prefix: create_memory_tools(c.store, prefix=prefix)),
+    ),
+    *cases(
+        WITH_A_MEMORY,
+        EntryPoint(
+            "tools AgentMemory and",
+            lambda c, options: create_memory_tools(AgentMemory(c.store), **options),
+            only=frozenset({"namespace"}),
+        ),
+        EntryPoint(
+            "middleware AgentMemory and",
+            lambda c, options: MemoryMiddleware(AgentMemory(c.store), **options),
+        ),
+    ),
+    *cases(
+        OPTIONS,
+        EntryPoint("middleware", lambda c, options: MemoryMiddleware(c.store, **options)),
+    ),
+    *cases(
+        TOOL_CALLS,
+        EntryPoint(
+            "",
+            tool_call,
+            schema_error=ValidationError,
+            left_out={"remember text nested 5,000 deep": FINDING_DEEP_TOOL_ARGUMENT},
+        ),
+        EntryPoint(
+            "async",
+            async_tool_call,
+            schema_error=ValidationError,
+            left_out={"remember text nested 5,000 deep": FINDING_DEEP_TOOL_ARGUMENT},
+        ),
+    ),
+    *cases(
+        REMEMBER_INPUTS,
+        EntryPoint(
+            "remember positional",
+            lambda c, text: c.tool("remember").invoke(text, ALICE),
+            schema_error=ValidationError,
+        ),
+        EntryPoint(
+            "aremember positional",
+            lambda c, text: asyncio.run(c.tool("remember").ainvoke(text, ALICE)),
+            schema_error=ValidationError,
+        ),
+    ),
+    *cases(
+        KS,
+        EntryPoint("middleware k", lambda c, k: MemoryMiddleware(c.store, k=k)),
+        EntryPoint(
+            "retriever k",
+            lambda c, k: MemvaultRetriever(store=c.store, k=k),
+            schema_error=ValidationError,
+            left_out={"True": FINDING_COERCED_K, "str": FINDING_COERCED_K},
+        ),
+        EntryPoint("retriever invoke k", lambda c, k: c.retriever().invoke("tea", ALICE, k=k)),
+        EntryPoint(
+            "retriever ainvoke k",
+            lambda c, k: asyncio.run(c.retriever().ainvoke("tea", ALICE, k=k)),
+        ),
+    ),
+    *cases(
+        FILTERS,
+        EntryPoint("middleware filter", lambda c, f: MemoryMiddleware(c.store, filter=f)),
+        EntryPoint(
+            "retriever filter",
+            lambda c, f: MemvaultRetriever(store=c.store, filter=f),
+            schema_error=ValidationError,
+        ),
+        EntryPoint(
+            "retriever invoke filter", lambda c, f: c.retriever().invoke("tea", ALICE, filter=f)
+        ),
+    ),
+    *cases(
+        QUERIES,
+        EntryPoint("retriever query", lambda c, query: c.retriever().invoke(query, ALICE)),
+        EntryPoint(
+            "retriever ainvoke query",
+            lambda c, query: asyncio.run(c.retriever().ainvoke(query, ALICE)),
+        ),
+    ),
+    *cases(
+        TIMEOUTS,
+        EntryPoint(
+            "middleware flush timeout", lambda c, t: MemoryMiddleware(c.store).flush(timeout=t)
+        ),
+        EntryPoint(
+            "middleware aflush timeout",
+            lambda c, t: asyncio.run(MemoryMiddleware(c.store).aflush(timeout=t)),
+        ),
+        EntryPoint(
+            "background middleware flush timeout",
+            lambda c, t: MemoryMiddleware(c.store, background=True).flush(timeout=t),
+        ),
+    ),
+]
+"""The shared bad values (``tests/core/adapter_bad_inputs.py``) through this adapter's parts."""
+
+
 def p(call, id, expected=MemvaultError, marks=()):
     return pytest.param(call, expected, id=id, marks=marks)
 
 
 CASES = [
     # -- create_memory_tools and the tool classes ---------------------------------------------
-    p(lambda c: create_memory_tools(c.store, namespace="users"), "tools namespace str"),
-    p(lambda c: create_memory_tools(c.store, FIVE_THOUSAND), "tools namespace 5,000 segments"),
-    p(lambda c: create_memory_tools(c.store, ("users", "")), "tools namespace empty segment"),
-    p(lambda c: create_memory_tools(5), "tools store int"),
-    p(lambda c: create_memory_tools(c.store, prefix="org tools"), "tools prefix with a space"),
     p(lambda c: create_memory_tools(c.store, ttl=-1), "tools ttl negative"),
     p(lambda c: create_memory_tools(c.store, ttl=math.inf), "tools ttl infinity"),
-    p(lambda c: create_memory_tools(AgentMemory(c.store), namespace=("x",)), "tools ns + memory"),
     p(lambda c: RememberTool(), "RememberTool without memory or store"),
     p(lambda c: RememberTool(store=c.store, memory=AgentMemory(c.store)), "RememberTool both"),
     p(lambda c: MemoryTool(store=c.store), "MemoryTool without spec"),
-    # -- tool calls ---------------------------------------------------------------------------
-    p(lambda c: c.tool("remember").invoke({"text": "I like tea."}), "remember without user"),
-    p(lambda c: c.tool("remember").invoke({"text": "I like tea."}, run_as(5)), "user_id int"),
-    p(lambda c: c.tool("remember").invoke({"text": "I like tea."}, run_as("")), "user_id empty"),
-    p(lambda c: c.tool("remember").invoke({"text": "x"}, run_as("a" * 300)), "user_id 300 chars"),
-    p(lambda c: c.tool("remember").invoke({"text": "x"}, run_as("a\udc00")), "user_id surrogate"),
-    p(lambda c: c.tool("remember").invoke({"text": "   "}, ALICE), "remember blank"),
-    p(lambda c: c.tool("remember").invoke("...", ALICE), "remember string input without words"),
-    p(lambda c: c.tool("forget").invoke({"memory": "  "}, ALICE), "forget blank"),
-    p(lambda c: asyncio.run(c.tool("remember").ainvoke({"text": " "}, ALICE)), "aremember blank"),
-    p(
-        lambda c: c.tool("remember").invoke({"text": "I like tea\udc00"}, ALICE),
-        "remember lone surrogate",
-        **SCHEMA,
-    ),
-    p(lambda c: c.tool("remember").invoke({"txt": "tea"}, ALICE), "remember wrong name", **SCHEMA),
-    p(lambda c: c.tool("remember").invoke({"text": 5}, ALICE), "remember text int", **SCHEMA),
-    p(lambda c: c.tool("recall").invoke({"query": "x", "limit": 0}, ALICE), "limit 0", **SCHEMA),
-    p(lambda c: c.tool("recall").invoke({"query": "x", "limit": 51}, ALICE), "limit 51", **SCHEMA),
-    p(lambda c: c.tool("list_memories").invoke({"offset": -1}, ALICE), "offset -1", **SCHEMA),
-    p(lambda c: c.tool("forget").invoke({"memory": ""}, ALICE), "forget empty", **SCHEMA),
-    p(lambda c: c.tool("recall").invoke({"query": "t\udc00"}, ALICE), "recall surrogate", **SCHEMA),
     # -- middleware ---------------------------------------------------------------------------
-    p(lambda c: MemoryMiddleware(c.store, "users"), "middleware namespace str"),
-    p(lambda c: MemoryMiddleware(c.store, FIVE_THOUSAND), "middleware namespace 5,000"),
-    p(lambda c: MemoryMiddleware(c.store, k=0), "middleware k 0"),
-    p(lambda c: MemoryMiddleware(c.store, k="5"), "middleware k str"),
     p(lambda c: MemoryMiddleware(c.store, ttl=-1), "middleware ttl negative"),
-    p(lambda c: MemoryMiddleware(c.store, header=5), "middleware header int"),
-    p(lambda c: MemoryMiddleware(c.store, name="my memory"), "middleware name with a space"),
-    p(lambda c: MemoryMiddleware(c.store, filter={"n": math.nan}), "middleware filter NaN"),
-    p(lambda c: MemoryMiddleware(c.store, filter={"n": BIG}), "middleware filter big int"),
-    p(lambda c: MemoryMiddleware(c.store, extractor="gpt"), "middleware extractor str"),
-    p(lambda c: MemoryMiddleware(AgentMemory(c.store), k=3), "middleware memory and k"),
-    p(lambda c: MemoryMiddleware("./memories"), "middleware store is a path"),
-    p(lambda c: MemoryMiddleware(c.store, background="on"), "middleware background str"),
-    p(
-        lambda c: MemoryMiddleware(AgentMemory(c.store), background=True),
-        "middleware memory and background",
-    ),
-    p(lambda c: MemoryMiddleware(c.store).flush(timeout=-1), "middleware flush timeout negative"),
-    p(
-        lambda c: MemoryMiddleware(c.store, background=True).flush(timeout="soon"),
-        "middleware flush timeout str",
-    ),
-    p(
-        lambda c: asyncio.run(MemoryMiddleware(c.store).aflush(timeout=math.inf)),
-        "middleware aflush timeout infinity",
-    ),
     # -- retriever ----------------------------------------------------------------------------
-    p(lambda c: MemvaultRetriever(store=c.store, k=0), "retriever k 0"),
-    p(lambda c: MemvaultRetriever(store=c.store, namespace=FIVE_THOUSAND), "retriever ns 5,000"),
     p(lambda c: MemvaultRetriever(store=c.store, search_kwargs={"fetch_k": 3}), "retriever kwarg"),
-    p(lambda c: MemvaultRetriever(store=c.store, filter={"n": {"$gt": BIG}}), "retriever filter"),
-    p(lambda c: c.retriever().invoke("tea"), "retriever without user"),
-    p(lambda c: c.retriever().invoke("tea", ALICE, k=0), "retriever invoke k 0"),
-    p(lambda c: c.retriever().invoke("tea", ALICE, filter={"n": BIG}), "retriever invoke filter"),
-    p(lambda c: c.retriever().invoke(5, ALICE), "retriever query int"),
-    p(lambda c: c.retriever().invoke("tea\udc00", ALICE), "retriever query surrogate"),
-    p(lambda c: asyncio.run(c.retriever().ainvoke("tea", ALICE, k=-1)), "retriever ainvoke k"),
-    p(lambda c: MemvaultRetriever(store=c.store, namespace="users"), "retriever ns str", **SCHEMA),
-    p(lambda c: MemvaultRetriever(store="./memories"), "retriever store str", **SCHEMA),
     # -- key-value store ----------------------------------------------------------------------
-    p(lambda c: MemvaultKVStore(c.store, "users"), "kv namespace str"),
-    p(lambda c: MemvaultKVStore("./memories", ("kv",)), "kv store str"),
     p(lambda c: MemvaultKVStore(c.store, ("kv",), ttl=-1), "kv ttl negative"),
     p(lambda c: c.kv().mset([("k", {"text": "x", "n": BIG})]), "kv mset 401-digit int"),
     p(lambda c: c.kv().mset([("k", {"text": "x", "deep": DEEP})]), "kv mset nested 5,000"),
@@ -171,7 +288,6 @@ CASES = [
     p(lambda c: list(c.kv().yield_keys(prefix=5)), "kv yield_keys prefix int"),
     p(lambda c: asyncio.run(c.kv().amset([("k", {"text": math.nan})])), "kv amset NaN text"),
     # -- LangGraph store ----------------------------------------------------------------------
-    p(lambda c: MemvaultLangGraphStore("./memories"), "graph store is a path"),
     p(lambda c: MemvaultLangGraphStore(c.store, ttl={"default_ttl": -1}), "graph ttl negative"),
     p(lambda c: MemvaultLangGraphStore(c.store, ttl={"sweep": 1}), "graph ttl unknown key"),
     p(lambda c: MemvaultLangGraphStore(c.store, index={"dims": 32}), "graph index dims"),
@@ -201,6 +317,7 @@ CASES = [
         expected=LangGraphNamespaceError,
     ),
 ]
+"""The bad inputs only this adapter's parts take."""
 
 
 @pytest.fixture(scope="module")
@@ -210,7 +327,7 @@ def template(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize(("bad_call", "expected"), CASES)
+@pytest.mark.parametrize(("bad_call", "expected"), [*SHARED, *CASES])
 def test_langchain_entry_points(tmp_path, template, bad_call, expected):
     folder = copy_of(template, tmp_path / "store")
     store = open_store(folder)

@@ -1,6 +1,12 @@
 """Every bad input to the LlamaIndex adapter's entry points raises a memvault error and leaves the
 store as it was (export before = export after, read by a store opened anew).
 
+The bad values both adapters must refuse alike are the shared contract of
+``tests/core/adapter_bad_inputs.py`` (user ids, namespaces, stores, k, filters, queries, tool
+arguments, options, flush timeouts), each with the memvault error it must raise; this file says
+which entry points of this adapter take each kind (:data:`SHARED`) and adds the cases only it has
+(:data:`CASES`: the tool spec's tool names, the block's messages, ``Memory``'s own arguments...).
+
 The tools check their own arguments (a model's mistakes are memvault errors too); where
 LlamaIndex owns the layer, its own validation error is the documented answer:
 ``BaseRetriever.retrieve`` given something other than a string or ``QueryBundle`` raises
@@ -10,7 +16,6 @@ LlamaIndex owns the layer, its own validation error is the documented answer:
 from __future__ import annotations
 
 import asyncio
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,9 +32,24 @@ from llama_index.memory.memvault import (
 from pydantic import ValidationError
 
 from memvault import AgentMemory, MemoryStore, MemvaultError
+from tests.core.adapter_bad_inputs import (
+    ABSENT,
+    FILTERS,
+    KS,
+    NAMESPACES,
+    OPTIONS,
+    PREFIXES,
+    QUERIES,
+    REMEMBER_INPUTS,
+    STORES,
+    TIMEOUTS,
+    TOOL_CALLS,
+    USER_IDS,
+    WITH_A_MEMORY,
+    EntryPoint,
+    cases,
+)
 from tests.core.bad_inputs import (
-    BIG,
-    DEEP,
     copy_of,
     exported,
     open_store,
@@ -37,7 +57,6 @@ from tests.core.bad_inputs import (
     reopened_export,
 )
 
-FIVE_THOUSAND = ("a",) * 5000
 USER = ChatMessage(role="user", content="I like tea.")
 
 
@@ -60,50 +79,198 @@ class Context:
         return MemvaultRetriever(self.store, user_id="alice")
 
 
+def user(user_id) -> dict:
+    """``user_id=...`` as keyword arguments; none for ABSENT."""
+    return {} if user_id is ABSENT else {"user_id": user_id}
+
+
+def top_k(options: dict) -> dict:
+    """Keyword arguments with the contract's ``k`` under this adapter's name."""
+    return {"similarity_top_k" if name == "k" else name: v for name, v in options.items()}
+
+
+FINDING_USER_ID_INT = (
+    "FINDING: a user_id that is not a str raises InvalidArgumentError here (the block's own "
+    "check), where the tools, the retriever and LangChain's parts raise InvalidNamespaceError "
+    "(the namespace template's); kept below as 'block user_id int' (MemvaultError)"
+)
+FINDING_PREFIX = (
+    "FINDING: MemvaultToolSpec only checks that prefix is a str, so 'org tools' (and 'a/b', "
+    "'a\\udc00') make tool names; LangChain's create_memory_tools raises InvalidArgumentError "
+    "(letters, digits, '_' and '-' only)"
+)
+FINDING_BYTES_QUERY = (
+    "FINDING: retrieve(b'tea') raises AttributeError ('bytes' object has no attribute "
+    "'query_str'), neither a memvault error nor ValidationError; LangChain's retriever raises "
+    "InvalidArgumentError"
+)
+
+SHARED = [
+    *cases(
+        USER_IDS,
+        EntryPoint(
+            "tool user_id",
+            lambda c, u: c.tool("remember", user_id=None if u is ABSENT else u).call(
+                text="I like tea."
+            ),
+        ),
+        EntryPoint(
+            "block user_id",
+            lambda c, u: MemvaultMemoryBlock(c.store, **user(u)),
+            left_out={"int": FINDING_USER_ID_INT},
+        ),
+        EntryPoint(
+            "memory user_id",
+            lambda c, u: memvault_memory(c.store, **user(u)),
+            left_out={"int": FINDING_USER_ID_INT},
+        ),
+        EntryPoint("retriever user_id", lambda c, u: MemvaultRetriever(c.store, **user(u))),
+    ),
+    *cases(
+        NAMESPACES,
+        EntryPoint("spec namespace", lambda c, ns: MemvaultToolSpec(c.store, namespace=ns)),
+        EntryPoint(
+            "block namespace",
+            lambda c, ns: MemvaultMemoryBlock(c.store, user_id="a", namespace=ns),
+        ),
+        EntryPoint(
+            "memory namespace", lambda c, ns: memvault_memory(c.store, user_id="a", namespace=ns)
+        ),
+        EntryPoint(
+            "retriever namespace",
+            lambda c, ns: MemvaultRetriever(c.store, user_id="a", namespace=ns),
+        ),
+    ),
+    *cases(
+        STORES,
+        EntryPoint("spec store", lambda c, store: MemvaultToolSpec(store)),
+        EntryPoint("block store", lambda c, store: MemvaultMemoryBlock(store, user_id="a")),
+        EntryPoint("memory store", lambda c, store: memvault_memory(store, user_id="a")),
+        EntryPoint("retriever store", lambda c, store: MemvaultRetriever(store, user_id="a")),
+    ),
+    *cases(
+        PREFIXES,
+        EntryPoint(
+            "spec prefix",
+            lambda c, prefix: MemvaultToolSpec(c.store, prefix=prefix),
+            left_out={"with a space": FINDING_PREFIX},
+        ),
+    ),
+    *cases(
+        WITH_A_MEMORY,
+        EntryPoint(
+            "spec AgentMemory and",
+            lambda c, options: MemvaultToolSpec(AgentMemory(c.store), **options),
+            only=frozenset({"namespace"}),
+        ),
+        EntryPoint(
+            "block AgentMemory and",
+            lambda c, options: MemvaultMemoryBlock(
+                AgentMemory(c.store), user_id="a", **top_k(options)
+            ),
+        ),
+        EntryPoint(
+            "memory AgentMemory and",
+            lambda c, options: memvault_memory(AgentMemory(c.store), user_id="a", **top_k(options)),
+        ),
+        EntryPoint(
+            "retriever AgentMemory and",
+            lambda c, options: MemvaultRetriever(
+                AgentMemory(c.store), user_id="a", **top_k(options)
+            ),
+            only=frozenset({"namespace", "k", "filter"}),
+        ),
+    ),
+    *cases(
+        OPTIONS,
+        EntryPoint(
+            "block", lambda c, options: MemvaultMemoryBlock(c.store, user_id="a", **options)
+        ),
+        EntryPoint(
+            "memory",  # MemvaultMemory has no header or name of its own (its blocks do)
+            lambda c, options: memvault_memory(c.store, user_id="a", **options),
+            only=frozenset({"extractor str", "background str", "background int"}),
+        ),
+    ),
+    *cases(
+        TOOL_CALLS,
+        EntryPoint("", lambda c, call: c.tool(call.tool).call(**call.arguments)),
+        EntryPoint("async", lambda c, call: asyncio.run(c.tool(call.tool).acall(**call.arguments))),
+    ),
+    *cases(
+        REMEMBER_INPUTS,
+        EntryPoint("remember positional", lambda c, text: c.tool("remember").call(text)),
+        EntryPoint(
+            "aremember positional",
+            lambda c, text: asyncio.run(c.tool("remember").acall(text)),
+        ),
+    ),
+    *cases(
+        KS,
+        EntryPoint(
+            "block top_k",
+            lambda c, k: MemvaultMemoryBlock(c.store, user_id="a", similarity_top_k=k),
+        ),
+        EntryPoint(
+            "memory top_k", lambda c, k: memvault_memory(c.store, user_id="a", similarity_top_k=k)
+        ),
+        EntryPoint(
+            "retriever top_k",
+            lambda c, k: MemvaultRetriever(c.store, user_id="a", similarity_top_k=k),
+        ),
+    ),
+    *cases(
+        FILTERS,
+        EntryPoint(
+            "block filter", lambda c, f: MemvaultMemoryBlock(c.store, user_id="a", filter=f)
+        ),
+        EntryPoint("memory filter", lambda c, f: memvault_memory(c.store, user_id="a", filter=f)),
+        EntryPoint(
+            "retriever filter", lambda c, f: MemvaultRetriever(c.store, user_id="a", filter=f)
+        ),
+    ),
+    *cases(
+        QUERIES,
+        EntryPoint(
+            "retrieve",
+            lambda c, query: c.retriever().retrieve(query),
+            schema_error=ValidationError,
+            left_out={"bytes": FINDING_BYTES_QUERY},
+        ),
+        EntryPoint(
+            "aretrieve",
+            lambda c, query: asyncio.run(c.retriever().aretrieve(query)),
+            schema_error=ValidationError,
+            left_out={"bytes": FINDING_BYTES_QUERY},
+        ),
+    ),
+    *cases(
+        TIMEOUTS,
+        EntryPoint("memory flush timeout", lambda c, t: c.memory().flush(timeout=t)),
+        EntryPoint("memory aflush timeout", lambda c, t: asyncio.run(c.memory().aflush(timeout=t))),
+        EntryPoint("block flush timeout", lambda c, t: c.block().flush(timeout=t)),
+        EntryPoint(
+            "background memory flush timeout",
+            lambda c, t: memvault_memory(c.store, user_id="a", background=True).flush(timeout=t),
+        ),
+    ),
+]
+"""The shared bad values (``tests/core/adapter_bad_inputs.py``) through this adapter's parts."""
+
+
 def p(call, id, expected=MemvaultError):
     return pytest.param(call, expected, id=id)
 
 
 CASES = [
     # -- tools --------------------------------------------------------------------------------
-    p(lambda c: c.tool("remember").call(text="I like tea\udc00"), "remember lone surrogate"),
     p(lambda c: c.tool("remember").fn(text="a\udc00"), "remember fn lone surrogate"),
-    p(lambda c: c.tool("remember").call(text="   "), "remember blank"),
-    p(lambda c: c.tool("remember").call(text=5), "remember text int"),
-    p(lambda c: c.tool("remember").call(text=DEEP), "remember text nested 5,000 deep"),
-    p(lambda c: c.tool("remember").call(), "remember without text"),
-    p(lambda c: c.tool("remember").call(txt="tea"), "remember wrong argument name"),
-    p(lambda c: c.tool("remember").call(5), "remember positional int"),
-    p(lambda c: asyncio.run(c.tool("remember").acall(text=" ")), "aremember blank"),
-    p(lambda c: c.tool("recall").call(query="tea", limit=0), "recall limit 0"),
-    p(lambda c: c.tool("recall").call(query="tea", limit="many"), "recall limit str"),
-    p(lambda c: c.tool("recall").call(query="tea\udc00"), "recall lone surrogate"),
-    p(lambda c: c.tool("list_memories").call(offset=-1), "list offset negative"),
-    p(lambda c: c.tool("list_memories").call(limit=101), "list limit 101"),
-    p(lambda c: c.tool("forget").call(memory=""), "forget empty"),
-    p(lambda c: c.tool("remember", user_id=None).call(text="I like tea."), "tool without user"),
-    p(lambda c: c.tool("remember", user_id=5).call(text="I like tea."), "tool user_id int"),
-    p(lambda c: c.tool("remember", user_id="a\udc00").call(text="x"), "tool user_id surrogate"),
-    p(lambda c: c.tool("remember", user_id="a" * 300).call(text="x"), "tool user_id 300 chars"),
-    p(lambda c: MemvaultToolSpec(c.store, namespace="users"), "spec namespace str"),
-    p(lambda c: MemvaultToolSpec(c.store, namespace=FIVE_THOUSAND), "spec namespace 5,000"),
-    p(lambda c: MemvaultToolSpec(5), "spec store int"),
-    p(lambda c: MemvaultToolSpec(c.store, prefix=1), "spec prefix int"),
-    p(lambda c: MemvaultToolSpec(AgentMemory(c.store), namespace=("x",)), "spec memory and ns"),
     p(lambda c: MemvaultToolSpec(c.store).to_tool_list(["delete"]), "spec unknown tool"),
     p(lambda c: MemvaultToolSpec(c.store).to_tool_list([5]), "spec tool name int"),
     # -- memory block -------------------------------------------------------------------------
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", similarity_top_k=0), "block top_k 0"),
+    # InvalidArgumentError, not the shared InvalidNamespaceError (see FINDING_USER_ID_INT)
     p(lambda c: MemvaultMemoryBlock(c.store, user_id=5), "block user_id int"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a\udc00"), "block user_id surrogate"),
-    p(lambda c: MemvaultMemoryBlock(c.store), "block without user"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", filter={"n": math.nan}), "block NaN"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", filter={"n": BIG}), "block big int"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", header=5), "block header int"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", name=5), "block name int"),
     p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", priority=-1), "block priority -1"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", extractor="gpt"), "block extractor"),
-    p(lambda c: MemvaultMemoryBlock({"not": "a store"}, user_id="a"), "block store dict"),
     p(lambda c: asyncio.run(c.block().aget(5)), "block aget int"),
     p(lambda c: asyncio.run(c.block().aget(["tea"])), "block aget list of str"),
     p(
@@ -116,34 +283,15 @@ CASES = [
     p(lambda c: MemvaultMemory.from_defaults(store=c.store, path="x", user_id="a"), "both"),
     p(lambda c: MemvaultMemory.from_defaults(user_id="a"), "memory neither store nor path"),
     p(lambda c: MemvaultMemory.from_defaults(path=5, user_id="a"), "memory path int"),
-    p(lambda c: memvault_memory(c.store, user_id="a\udc00"), "memory user_id surrogate"),
-    p(lambda c: memvault_memory(c.store, user_id="a", similarity_top_k=True), "memory top_k"),
-    p(lambda c: memvault_memory(c.store, user_id="a", namespace=FIVE_THOUSAND), "memory ns"),
     p(lambda c: memvault_memory(c.store, user_id="a", chat_history=5), "memory history int"),
     p(lambda c: memvault_memory(c.store, user_id="a", chat_history=[5]), "memory history [int]"),
-    p(lambda c: memvault_memory(AgentMemory(c.store), user_id="a", filter={}), "memory + filter"),
     p(lambda c: c.memory().put("I like tea."), "memory put str"),
     p(lambda c: c.memory().put_messages([USER, None]), "memory put_messages None"),
     p(lambda c: c.memory().set(5), "memory set int"),
-    p(lambda c: memvault_memory(c.store, user_id="a", background="yes"), "memory background str"),
-    p(lambda c: MemvaultMemoryBlock(c.store, user_id="a", background=1), "block background int"),
-    p(
-        lambda c: memvault_memory(AgentMemory(c.store), user_id="a", background=True),
-        "memory + background",
-    ),
-    p(lambda c: c.memory().flush(timeout=-1), "memory flush timeout negative"),
-    p(lambda c: asyncio.run(c.memory().aflush(timeout="1")), "memory aflush timeout str"),
-    p(lambda c: c.block().flush(timeout=math.nan), "block flush timeout NaN"),
-    # -- retriever and embedding --------------------------------------------------------------
-    p(lambda c: MemvaultRetriever(c.store, user_id="a", similarity_top_k=0), "retriever top_k"),
-    p(lambda c: MemvaultRetriever(c.store, user_id="a", filter=["kind"]), "retriever filter"),
-    p(lambda c: MemvaultRetriever(c.store), "retriever without user"),
-    p(lambda c: MemvaultRetriever(c.store, namespace="users", user_id="a"), "retriever ns str"),
-    p(lambda c: c.retriever().retrieve("tea\udc00"), "retrieve lone surrogate"),
-    p(lambda c: asyncio.run(c.retriever().aretrieve("tea\udc00")), "aretrieve lone surrogate"),
+    # -- embedding ----------------------------------------------------------------------------
     p(lambda c: MemvaultEmbedding(object()), "embedding of an object"),
-    p(lambda c: c.retriever().retrieve(5), "retrieve int", expected=ValidationError),
 ]
+"""The bad inputs only this adapter's parts take."""
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +301,7 @@ def template(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize(("bad_call", "expected"), CASES)
+@pytest.mark.parametrize(("bad_call", "expected"), [*SHARED, *CASES])
 def test_llamaindex_entry_points(tmp_path, template, bad_call, expected):
     folder = copy_of(template, tmp_path / "store")
     store = open_store(folder)
