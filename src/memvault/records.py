@@ -428,7 +428,6 @@ class RecordFile:
                     (record.id,),
                 ).fetchone()
                 old = None if old_row is None else record_of_row(old_row[2:])
-                check_expected([record], [old], change, now=now)
                 previous.append(old)
                 if old_row is not None:
                     assert old is not None
@@ -440,6 +439,7 @@ class RecordFile:
                 self._insert(record, vector)
                 touched.add(ns_key(record.namespace))
                 stored.append(record)
+            check_expected(records, previous, change, now=now)  # a raise rolls it all back
             self._queue([r.id for r in records], seq)
             self._recount(touched)
             keys = {(e.namespace, e.key) for e in change.carried}
