@@ -766,16 +766,19 @@ class MemoryScope:
                 changes.append(MemoryChange("none", decision.fact, target))
                 continue
             assert target is not None
-            current = self.store.get(target.namespace, target.key)
-            fresh = current is not None and current.updated_at == target.updated_at
-            if fresh and decision.event == "DELETE":
-                self.store.delete(target.namespace, target.key, source=source)
-                changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
-                continue
-            updated = self._updated(current, decision, sources, source) if fresh else None
-            if updated is not None:
-                changes.append(updated)
-                continue
+            if decision.event == "DELETE":
+                current = self.store.get(target.namespace, target.key)
+                if current is not None and current.updated_at == target.updated_at:
+                    self.store.delete(target.namespace, target.key, source=source)
+                    changes.append(
+                        MemoryChange("delete", decision.fact, target, before=target.text)
+                    )
+                    continue
+            else:  # UPDATE: written only over the version the model saw (compare-and-set)
+                updated = self._updated(target, decision, sources, source)
+                if updated is not None:
+                    changes.append(updated)
+                    continue
             # Changed since the model saw it: its decision is stale; keep the newer memory.
             logger.warning(
                 "reconciliation: %s of %r skipped, the memory changed since the model saw it%s",
@@ -790,7 +793,7 @@ class MemoryScope:
         return changes
 
     def _updated(
-        self, current: MemoryItem | None, decision: Decision, sources: list[str], source: str
+        self, current: MemoryItem, decision: Decision, sources: list[str], source: str
     ) -> MemoryChange | None:
         """Write an UPDATE over ``current``, only if no one wrote it since it was read.
 
@@ -798,7 +801,7 @@ class MemoryScope:
             The change, or ``None`` where the memory changed meanwhile (a
             :class:`~memvault.errors.ConflictError`): the decision is stale then.
         """
-        assert current is not None and decision.text is not None
+        assert decision.text is not None
         value = self._merged(current, decision.text, "fact", sources)
         value["mentions"] = int(current.value.get("mentions", 1))
         try:
