@@ -178,6 +178,14 @@ class SearchRequest:
     offset: int = 0
     periods: tuple[tuple[float, float], ...] = ()
 
+    def names_period_of(self, created_at: float) -> bool:
+        """Whether a record created at ``created_at`` (Unix seconds) is in a named period.
+
+        One of the :attr:`periods` the query names: the rule a hybrid search's date bonus
+        follows (:func:`memvault.fusion.blend`'s ``dated``).
+        """
+        return any(start <= created_at < end for start, end in self.periods)
+
 
 Page = list[tuple[Record, float | None]]
 """A search's result: ``(record, score)`` pairs in the search's order; ``None`` scores for a

@@ -299,8 +299,7 @@ class Backend(ABC):
         return {
             record.id
             for record in self.get(ids)
-            if record is not None
-            and any(start <= record.created_at < end for start, end in request.periods)
+            if record is not None and request.names_period_of(record.created_at)
         }
 
     @abstractmethod

@@ -22,23 +22,25 @@ per write:
 **Lexical search** ranks by Okapi BM25 as every backend does (:func:`memvault.lexical.bm25`,
 here computed in SQL in one query): the records holding any query word are matched record by
 record in a scope of up to ``exact_scope`` records, and found by the GIN index of ``words`` in a
-larger one; the statistics are those of the **searched scope** (how many live records
-lie under the prefix, their mean length in words, how many of them hold each query word).
-Its words are memvault's own (:func:`~memvault.lexical.terms_of`,
-:func:`~memvault.lexical.query_terms`), as the record file's, so it finds exactly the records
-the local backends find. The record file counts the scope's records from its namespace table,
-expired records not yet cleaned up included, where this counts live ones: scores differ only
-while such records wait for cleanup. Its cost follows the records that hold a query word, plus
-one count of the scope (``bench/postgres.py`` measures it; figures in ``bench/README.md``).
+larger one. The statistics are the record file's, those of the **searched scope**: how many
+records are stored under the prefix and their mean length in words (expired records not yet
+cleaned up included, read from the ``ns`` index alone), and how many live ones hold each
+query word; the contract checks every backend's scores against one plain computation
+(:func:`memvault.testing.oracle.bm25_score`). Its words are memvault's own
+(:func:`~memvault.lexical.terms_of`, :func:`~memvault.lexical.query_terms`), as the record
+file's, so it finds exactly the records the local backends find. Its cost follows the
+records that hold a query word, plus one count of the scope (``bench/postgres.py`` measures
+it; figures in ``bench/README.md``).
 
 **Dense search** ranks a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`)
 exactly (a sequential scan by the ``ns`` index, ties by id); a larger scope asks the HNSW
 index (pgvector's iterative scan, so filters do not starve it) and is approximate, as a
 local store's Chroma index is.
 
-**Hybrid search** (:meth:`PostgresBackend.both_rankings`): the dense and the BM25 ranking come
-from one SQL statement, one round trip, and the store fuses them (:mod:`memvault.fusion`).
-A dense search alone is one round trip too.
+**Hybrid search** (:meth:`PostgresBackend.search`): one SQL statement, one round trip,
+returns the dense and the BM25 ranking (the dense one counting the scope by the BM25
+statistics' count) with the records of their tops; the store's one fusion
+(:mod:`memvault.fusion`) orders them. A dense and a lexical search are one round trip too.
 
 **Many writers**: every write takes a transaction-level advisory lock per key (in one sorted
 order, so two writers never deadlock) before it reads the versions it replaces, so two
@@ -83,6 +85,7 @@ from memvault.errors import (
     StoreDamagedError,
 )
 from memvault.filters import Scalar, compile_filter
+from memvault.fusion import FUSION_DEPTH, hybrid_page
 from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import (
     BM25_B,
@@ -99,9 +102,11 @@ from memvault.model import (
     Found,
     HistoryEntry,
     Namespace,
+    Page,
     Ranked,
     Record,
     SearchMode,
+    SearchRequest,
     Vector,
     Vectors,
     namespace_of_key,
@@ -349,6 +354,43 @@ def _cut(hits: Ranked, limit: int, wanted: int) -> Ranked | None:
     if len(hits) < wanted or hits[-1][1] < hits[limit - 1][1]:
         return hits[:limit]
     return None
+
+
+_CARRIED = "i.id, i.created, i.value, i.updated, i.expires"
+"""The columns a lexical or hybrid search's ranking reads of a record
+(:meth:`PostgresBackend.search`)."""
+
+_CARRIED_ROW = "(part, id, score, created, value, updated, expires)"
+"""A row of a lexical or hybrid search's statement: the ranking (0 exact dense, 1 HNSW, 2
+BM25), the record's id and score, and its columns, ``value`` as JSON text for the ranking's
+top rows only (``NULL`` below them)."""
+
+
+def _carried_of(ranked: str, carry: int, *, record: str | None = None) -> tuple[str, list[Any]]:
+    """The select list of a :data:`_CARRIED_ROW` without its part, and its parameter.
+
+    Args:
+        ranked: The alias of the ranking's rows (``id``, ``score``).
+        carry: How many of the best rows (by score, ties by id) carry their value.
+        record: The alias of the record's columns, if not ``ranked``.
+    """
+    r = record or ranked
+    return (
+        f"{ranked}.id, {ranked}.score, {r}.created, CASE WHEN row_number() OVER "
+        f"(ORDER BY {ranked}.score DESC, {ranked}.id) <= %s THEN {r}.value::text END, "
+        f"{r}.updated, {r}.expires",
+        [carry],
+    )
+
+
+def _rows_carrying_records(rows: Sequence[Sequence[Any]]) -> dict[str, Sequence[Any]]:
+    """The rows :data:`_CARRIED_ROW` that carry their record's value, by id."""
+    return {row[1]: row for row in rows if row[4] is not None}
+
+
+def _record_of_carried(row: Sequence[Any]) -> Record:
+    """The record of a :data:`_CARRIED_ROW` carrying its value."""
+    return record_of_row((row[1], row[4], row[3], row[5], row[6]))
 
 
 def _lock_keys(schema: str, ids: Sequence[str]) -> list[int]:
@@ -932,6 +974,95 @@ class PostgresBackend(Backend):
         )
         return [record_of_row(row) for row in rows]
 
+    def search(self, request: SearchRequest) -> Page:
+        """One page of a search; a lexical or a hybrid page in one round trip.
+
+        Recency lists and dense pages are the default's (:meth:`recent`,
+        :meth:`dense_records`: one round trip each). A lexical or hybrid page is one
+        statement: the rankings (for hybrid, the dense and the BM25 top
+        :data:`~memvault.fusion.FUSION_DEPTH`, the dense one counting the scope by the BM25
+        statistics' count), each ranked record's ``created`` (the dates a query names) and
+        the records of each ranking's top ``2 * (offset + limit)``. The hybrid order is
+        fused by :func:`memvault.fusion.hybrid_page`, as on every backend; a page item
+        outside the tops carried is read by :meth:`get` (a second round trip, rare), and so
+        is a page reaching past the fused block.
+
+        See :meth:`Backend.search <memvault.backends.base.Backend.search>`.
+        """
+        r = request
+        if r.query is None or r.mode not in ("lexical", "hybrid"):
+            return super().search(r)
+        page_end = r.offset + r.limit
+        if r.mode == "lexical":
+            parts = self._bm25_parts(r.query, r.prefix, r.clauses, r.now, page_end, page_end)
+            if parts is None:
+                self._live_pool()
+                return []
+            ctes, cte_params, select, select_params = parts
+            rows = self._fetch(
+                f"WITH {ctes} SELECT 2, b.* FROM ({select}) AS b", [*cte_params, *select_params]
+            )
+            ranked = _by_score([(row[1], row[2]) for row in rows])
+            return self._with_carried(ranked[r.offset :], rows)
+        assert r.embedding is not None
+        embedding = r.embedding
+        vector = unit_vectors([embedding])[0]
+        rows = self._fetch(*self._hybrid_statement(r, vector, FUSION_DEPTH, carry=2 * page_end))
+        lexical = _by_score([(row[1], row[2]) for row in rows if row[0] == 2])
+        dense = self._dense_ranking(
+            [row[:3] for row in rows], vector, r.prefix, r.clauses, r.now, FUSION_DEPTH
+        )
+        dated: set[str] = set()
+        if r.periods:
+            created = {row[1]: row[3] for row in rows}
+            unread = [i for i, _ in dense if i not in created]  # an HNSW ranking asked again
+            created.update((x.id, x.created_at) for x in self.get(unread) if x is not None)
+            dated = {i for i, at in created.items() if r.names_period_of(at)}
+
+        def dense_below(n: int) -> Ranked:
+            return self.dense(r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=n)
+
+        top = (dense, lexical)
+        page = hybrid_page(top, dense_below, offset=r.offset, limit=r.limit, dated=dated)
+        return self._with_carried(page, rows)
+
+    def _with_carried(self, ranked: Ranked, rows: Sequence[Sequence[Any]]) -> Page:
+        """``ranked`` with each record: from the ``rows`` carrying it, else read by :meth:`get`.
+
+        Records gone since their ranking are left out, as :func:`with_records` does.
+        """
+        carried = _rows_carrying_records(rows)
+        records = {i: _record_of_carried(carried[i]) for i, _ in ranked if i in carried}
+        missing = [item_id for item_id, _ in ranked if item_id not in records]
+        records.update((x.id, x) for x in self.get(missing) if x is not None)
+        return [(records[i], score) for i, score in ranked if i in records]
+
+    def _hybrid_statement(
+        self, request: SearchRequest, vector: np.ndarray, limit: int, *, carry: int
+    ) -> tuple[str, list[Any]]:
+        """The statement of a hybrid search: :data:`_CARRIED_ROW` rows of both rankings.
+
+        ``vector`` is the request's embedding at unit length. The dense ranking counts the
+        scope by the BM25 statistics' ``scope``; without query words, by a ``size`` CTE of
+        its own, and there is no BM25 part.
+        """
+        r = request
+        assert r.query is not None
+        bm25 = self._bm25_parts(r.query, r.prefix, r.clauses, r.now, limit, carry)
+        if bm25 is None:
+            size, nearest, params = self._nearest(
+                vector, r.prefix, r.clauses, r.now, limit, _CARRIED, carry=carry
+            )
+            return f"WITH {size} {nearest}", params
+        ctes, cte_params, select, select_params = bm25
+        _, nearest, params = self._nearest(
+            vector, r.prefix, r.clauses, r.now, limit, _CARRIED, counted="scope", carry=carry
+        )
+        return (
+            f"WITH {ctes} {nearest} UNION ALL SELECT 2, b.* FROM ({select}) AS b",
+            [*cte_params, *params, *select_params],
+        )
+
     def dense(
         self,
         prefix: Namespace,
@@ -1096,6 +1227,9 @@ class PostgresBackend(Backend):
         now: float,
         limit: int,
         columns: str,
+        *,
+        counted: str | None = None,
+        carry: int | None = None,
     ) -> tuple[str, str, list[Any]]:
         """SQL of a dense ranking: a ``size`` CTE, and rows ``(part, *columns, score)``.
 
@@ -1103,27 +1237,45 @@ class PostgresBackend(Backend):
         ``exact_scope`` live records, part 1 the HNSW ranking's ``limit + 1`` where it holds
         more (the other part is never executed: a one-time filter on the count).
 
+        ``counted`` names a CTE of the statement that counts the scope's live records as
+        ``live`` (a BM25 ranking's ``scope``); without it, the ``size`` CTE returned counts
+        them.
+        With ``carry`` (and ``columns`` :data:`_CARRIED`) the rows are :data:`_CARRIED_ROW`,
+        the value read for the ranking's top ``carry`` only.
+
         Returns:
-            ``(the CTE, the ranking's SELECT, their parameters)``.
+            ``(the CTE or "", the ranking's SELECT, their parameters)``.
         """
-        size, size_params = self._scope_size(prefix, now)
+        cte, size_params = "", list[Any]()
+        if counted is None:
+            size, size_params = self._scope_size(prefix, now)
+            cte, counted = f"size AS MATERIALIZED ({size})", "size"
         exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit, columns)
         index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1, columns)
+        parts = []
+        for part, (sql, params) in enumerate(((exact, exact_params), (index, index_params))):
+            picked, picked_params = ("r.*", []) if carry is None else _carried_of("r", carry)
+            parts.append(
+                (
+                    f"SELECT {part}, {picked} FROM ({sql}) AS r "
+                    f"WHERE (SELECT live FROM {counted}) {'<=' if part == 0 else '>'} %s",
+                    [*picked_params, *params, self.exact_scope],
+                )
+            )
         return (
-            f"size AS MATERIALIZED ({size})",
-            f"SELECT 0, e.* FROM ({exact}) AS e WHERE (SELECT n FROM size) <= %s UNION ALL "
-            f"SELECT 1, h.* FROM ({index}) AS h WHERE (SELECT n FROM size) > %s",
-            [*size_params, *exact_params, self.exact_scope, *index_params, self.exact_scope],
+            cte,
+            " UNION ALL ".join(sql for sql, _ in parts),
+            [*size_params, *(param for _, params in parts for param in params)],
         )
 
     def _scope_size(self, prefix: Namespace, now: float) -> tuple[str, list[Any]]:
-        """SQL giving ``n``: live records under ``prefix``, counted up to ``exact_scope + 1``.
+        """SQL giving ``live``: live records under ``prefix``, counted up to ``exact_scope + 1``.
 
         Enough to choose between the exact and the HNSW ranking.
         """
         scope, params = live_under(prefix, now, "%s")
         return (
-            f"SELECT count(*) AS n FROM (SELECT 1 FROM {self.schema}.items i WHERE {scope} "
+            f"SELECT count(*) AS live FROM (SELECT 1 FROM {self.schema}.items i WHERE {scope} "
             "LIMIT %s) AS counted",
             [*params, self.exact_scope + 1],
         )
@@ -1176,6 +1328,35 @@ class PostgresBackend(Backend):
 
         Best first, ties by id; ``None`` for a query without words.
         """
+        parts = self._bm25_parts(query, prefix, clauses, now, limit)
+        if parts is None:
+            return None
+        ctes, cte_params, select, select_params = parts
+        return f"WITH {ctes} {select}", [*cte_params, *select_params]
+
+    def _bm25_parts(
+        self,
+        query: str,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        limit: int,
+        carry: int | None = None,
+    ) -> tuple[str, list[Any], str, list[Any]] | None:
+        """The CTEs and the SELECT of a BM25 ranking, for :meth:`_bm25` or a larger statement.
+
+        The CTEs include ``scope``: the BM25 statistics of every record stored under
+        ``prefix`` (``n`` and ``mean`` length, expired records not yet cleaned up included,
+        as on the record file: :mod:`memvault.lexical`) and how many are ``live``, which a
+        dense ranking of the same statement may count by
+        (:meth:`_nearest`'s ``counted``). With ``carry``, the rows are :data:`_CARRIED_ROW`
+        without their part, the value read for the ranking's top ``carry`` only; without it,
+        ``(id, score)``.
+
+        Returns:
+            ``(CTEs, their parameters, SELECT, its parameters)``; ``None`` for a query
+            without words.
+        """
         expression = tsquery_of(query)
         if expression is None:
             return None
@@ -1192,16 +1373,21 @@ class PostgresBackend(Backend):
         # every record of the store holding a query word, a cost growing with other users'
         # memories. A larger scope is found by the GIN index. One branch runs (a one-time
         # filter on the scope's count).
-        found = f"SELECT i.id, i.words, i.length::float8, ({where}) AS kept FROM {t}.items i"
-        return (
-            f"""WITH scope AS (
-                SELECT count(*)::float8 AS n, avg(i.length)::float8 AS mean
-                FROM {t}.items i WHERE {scope}
+        kept = f"i.id, i.words, i.length::float8, ({where}) AS kept"
+        if carry is not None:
+            kept += ", i.created, i.value, i.updated, i.expires"
+        found = f"SELECT {kept} FROM {t}.items i"
+        stored, stored_params = under(prefix, "i.ns", "%s")
+        ctes = f"""scope AS (
+                SELECT count(*)::float8 AS n, coalesce(avg(i.length), 0)::float8 AS mean,
+                    count(*) FILTER (WHERE i.expires IS NULL OR i.expires > %s) AS live
+                FROM {t}.items i WHERE {stored}
             ), found AS (
                 {found} WHERE ts_match_vq(i.words, %s::tsquery) AND {scope}
-                    AND (SELECT n FROM scope) <= %s
+                    AND (SELECT live FROM scope) <= %s
                 UNION ALL
-                {found} WHERE i.words @@ %s::tsquery AND {scope} AND (SELECT n FROM scope) > %s
+                {found} WHERE i.words @@ %s::tsquery AND {scope}
+                    AND (SELECT live FROM scope) > %s
             ), terms AS (
                 SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
                 FROM found f,
@@ -1209,30 +1395,31 @@ class PostgresBackend(Backend):
             ), rarity AS (
                 SELECT lexeme, ln(1 + (s.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
                 FROM terms, scope s GROUP BY lexeme, s.n
-            )
-            SELECT t.id, sum(r.idf * t.tf * (%s + 1)
+            )"""
+        cte_params = [
+            now,
+            *stored_params,
+            *more,
+            expression,
+            *params,
+            self.exact_scope,
+            *more,
+            expression,
+            *params,
+            self.exact_scope,
+            words,
+        ]
+        select = """SELECT t.id, sum(r.idf * t.tf * (%s + 1)
                 / (t.tf + %s * (1 - %s + %s * t.length / greatest(s.mean, 1)))
                 ORDER BY t.lexeme) AS score
             FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
-            GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s""",
-            [
-                *params,
-                *more,
-                expression,
-                *params,
-                self.exact_scope,
-                *more,
-                expression,
-                *params,
-                self.exact_scope,
-                words,
-                BM25_K1,
-                BM25_K1,
-                BM25_B,
-                BM25_B,
-                limit,
-            ],
-        )
+            GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s"""
+        select_params: list[Any] = [BM25_K1, BM25_K1, BM25_B, BM25_B, limit]
+        if carry is not None:
+            picked, picked_params = _carried_of("b", carry, record="f")
+            select = f"SELECT {picked} FROM ({select}) AS b JOIN found f USING (id)"
+            select_params = [*picked_params, *select_params]
+        return ctes, cte_params, select, select_params
 
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""

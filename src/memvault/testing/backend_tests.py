@@ -21,10 +21,20 @@ import pytest
 from memvault.backends.base import Backend
 from memvault.errors import ConflictError, StoreClosedError
 from memvault.filters import normalize_filter
-from memvault.model import Change, HistoryEntry, Namespace, Ranked, Record, record_id
+from memvault.model import (
+    Change,
+    HistoryEntry,
+    Namespace,
+    Ranked,
+    Record,
+    SearchRequest,
+    record_id,
+)
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import DEFAULT_START
 from memvault.testing.oracle import (
+    bm25_score,
+    bm25_statistics,
     filter_matches,
     in_scope,
     is_live,
@@ -131,7 +141,7 @@ def _check_ranking(
             assert score > 0, f"{case}: BM25 score of {i} is {score}, not > 0"
         else:
             assert score == pytest.approx(known, abs=SCORE_TOLERANCE), (
-                f"{case}: score of {i} is {score}, its cosine similarity is {known}"
+                f"{case}: score of {i} is {score}, expected {known}"
             )
     for (first, high), (second, low) in zip(found, found[1:]):
         assert high > low or (high == low and first < second), (
@@ -471,7 +481,11 @@ class BackendTests(ContractBase):
         """``lexical`` returns live matching records holding a query word, BM25 > 0, best first.
 
         Function words count only when the query has nothing else; the text of
-        ``value["context"]`` is searched too; ties go by id.
+        ``value["context"]`` is searched too; ties go by id. Each score is the record's BM25
+        with the statistics of the scope searched (:func:`~memvault.testing.oracle.bm25_score`):
+        every record stored under the prefix counts in ``N`` and the mean length, expired
+        ones waiting for cleanup included, and the live ones in each word's ``df``; a
+        filter narrows the records returned, not the statistics.
         """
         if "lexical" not in backend.search_modes:
             pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
@@ -479,9 +493,12 @@ class BackendTests(ContractBase):
         limits = itertools.cycle(LIMITS)
         for text in [*QUERIES, "the", "lisbon", "rain"]:
             for prefix in PREFIXES:
+                stored = [r.value for r, _ in written.values() if in_scope(r.namespace, prefix)]
+                live = [r.value for r in self._candidates(written, prefix, None, NOW)]
+                statistics = bm25_statistics(stored, live, text)
                 for filter in FILTERS:
                     expected: dict[str, float | None] = {
-                        r.id: None
+                        r.id: bm25_score(r.value, statistics)
                         for r in self._candidates(written, prefix, filter, NOW)
                         if shares_query_word(r.value, text)
                     }
@@ -570,6 +587,41 @@ class BackendTests(ContractBase):
                     assert [record for record, _ in found] == backend.get(
                         [item_id for item_id, _ in ranked]
                     ), case
+
+    def test_search_pages_are_the_default_search_of_the_primitives(self, backend: Backend) -> None:
+        """``search`` returns what the default :meth:`Backend.search` makes of the primitives.
+
+        A backend answering a mode in fewer round trips overrides ``search``; its pages must
+        stay those of the one order: every mode it serves (and no query), every query (one
+        without words too), prefix and filter, pages within and past the top, with and
+        without a period the query names.
+        """
+        written = self._fill(backend)
+        created = sorted({record.created_at for record, _ in written.values()})
+        named = ((created[1], created[len(created) // 2] + 1.0),)
+        pages = itertools.cycle([*PAGES, (2, 3)])
+        filters = itertools.cycle(FILTERS)
+        for number, text in enumerate([*QUERIES, "the", "!?"]):
+            query = np.asarray(_vector(self, QUERIES[number % len(QUERIES)], 2.5 + number))
+            for mode in (None, *backend.search_modes):
+                for prefix in PREFIXES:
+                    filter, (limit, offset) = next(filters), next(pages)
+                    for periods in ((), named) if mode == "hybrid" else ((),):
+                        request = SearchRequest(
+                            prefix=prefix,
+                            mode=mode,
+                            query=None if mode is None else text,
+                            embedding=None if mode in (None, "lexical") else query,
+                            clauses=normalize_filter(filter),
+                            now=NOW,
+                            limit=limit,
+                            offset=offset,
+                            periods=periods,
+                        )
+                        assert backend.search(request) == Backend.search(backend, request), (
+                            f"search({text!r}, {mode}, {prefix}, {filter}, limit={limit}, "
+                            f"offset={offset}, periods={periods})"
+                        )
 
     def test_count_namespaces_and_scan_follow_scope_and_expiry(self, backend: Backend) -> None:
         """``count``, ``namespaces`` and ``scan`` cover a prefix segment-wise, live at ``now``.

@@ -20,11 +20,12 @@ The filter language, as documented:
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memvault.lexical import STOPWORDS
+from memvault.lexical import BM25_B, BM25_K1, STOPWORDS
 from memvault.model import Namespace
 
 _KINDS = {bool: "bool", str: "str", int: "number", float: "number"}
@@ -157,3 +158,54 @@ def shares_query_word(value: Mapping[str, Any], query: str) -> bool:
     """
     words = {word.lower() for word in re.findall(r"\w+", searched_text(value))}
     return not words.isdisjoint(query_words(query))
+
+
+def _words(value: Mapping[str, Any]) -> list[str]:
+    return [word.lower() for word in re.findall(r"\w+", searched_text(value))]
+
+
+def bm25_statistics(
+    stored: Sequence[Mapping[str, Any]], live: Sequence[Mapping[str, Any]], query: str
+) -> tuple[int, float, dict[str, int]]:
+    """A scope's statistics for BM25, as :mod:`memvault.lexical` documents them.
+
+    Args:
+        stored: The values of every record stored under the prefix searched, expired ones
+            not yet cleaned up included.
+        live: The values of its live records.
+        query: The query.
+
+    Returns:
+        ``(N, mean length, df)``: how many records are stored, their mean length in words,
+        and for each query word (:func:`query_words`) how many live records hold it.
+    """
+    lengths = [len(_words(value)) for value in stored]
+    held = {word: 0 for word in query_words(query)}
+    for value in live:
+        for word in set(_words(value)) & held.keys():
+            held[word] += 1
+    return len(stored), sum(lengths) / max(len(stored), 1), held
+
+
+def bm25_score(value: Mapping[str, Any], statistics: tuple[int, float, dict[str, int]]) -> float:
+    """Okapi BM25 of one item (Robertson et al., TREC-3, 1994), in Lucene's form.
+
+    ``sum over query words of idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / mean))``
+    with ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``, ``k1`` and ``b`` those of
+    :data:`memvault.lexical.BM25_K1` and :data:`memvault.lexical.BM25_B`, a mean below 1
+    counting as 1 (the formula :func:`memvault.lexical.bm25` documents).
+
+    Args:
+        value: The item's value.
+        statistics: Its scope's, from :func:`bm25_statistics`.
+    """
+    documents, mean, held = statistics
+    words = _words(value)
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * len(words) / max(mean, 1.0))
+    score = 0.0
+    for word, df in held.items():
+        tf = words.count(word)
+        if tf:
+            idf = math.log(1 + (documents - df + 0.5) / (df + 0.5))
+            score += idf * tf * (BM25_K1 + 1) / (tf + norm)
+    return score

@@ -1,19 +1,28 @@
 """Paging through hybrid results never repeats or skips an item, at any depth: every page is a
-slice of one order (the fused top of both rankings, then the rest in dense order)."""
+slice of one order (the fused top of both rankings, then the rest in dense order), on the
+default search and on Postgres's own (records carried by its ranking statement, the others
+read after it)."""
 
 import pytest
 
 from memvault import HashingEmbedder, InMemoryBackend, MemoryStore
+from memvault.backends import PostgresBackend
 from memvault.fusion import FUSION_DEPTH
+from tests.postgres import fresh_schema
 
 NS = ("users", "alice")
 FRUITS = ["apple", "pear", "plum", "fig", "kiwi", "mango", "lime", "date", "grape", "melon"]
 SIZE = 2 * FUSION_DEPTH + 50  # deeper than the fused block can reach
 
 
-@pytest.fixture(scope="module")
-def store():
-    with MemoryStore(backend=InMemoryBackend(), embedder=HashingEmbedder(64)) as store:
+@pytest.fixture(scope="module", params=["in-memory", "postgres"])
+def store(request):
+    backend = (
+        InMemoryBackend()
+        if request.param == "in-memory"
+        else PostgresBackend(request.getfixturevalue("postgres_dsn"), schema=fresh_schema())
+    )
+    with MemoryStore(backend=backend, embedder=HashingEmbedder(64)) as store:
         store.put_many(
             NS,
             [
