@@ -1,11 +1,11 @@
 """The local topology: a SQLite record file as the system of record, a derived vector index.
 
 :class:`LocalBackend` serves every read from the record file
-(:class:`~memvault.records.RecordFile`): get, count, list, recency, BM25, and exact
-nearest-neighbour search of scopes up to :data:`EXACT_SCOPE` live records. Only a larger scope
-asks the vector index (Chroma's HNSW, :class:`~memvault.backends.base.VectorIndex`), whose hits
-are checked against the record file, and merged with an exact ranking of the records the index
-has not caught up with.
+(:class:`~memvault.backends.sqlite.record_file.RecordFile`): get, count, list, recency, BM25,
+and exact nearest-neighbour search of scopes up to :data:`EXACT_SCOPE` live records. Only a
+larger scope asks the vector index (Chroma's HNSW, :class:`~memvault.backends.base.VectorIndex`),
+whose hits are checked against the record file, and merged with an exact ranking of the
+records the index has not caught up with.
 
 A write commits to the record file only, with its ids in the outbox; the outbox is applied to
 the index in batches (:meth:`LocalBackend.drain`) when it holds :data:`DRAIN_AT` ids, when the
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from memvault.backends.base import Backend, VectorIndex
+from memvault.backends.sqlite.record_file import RecordFile
 from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.model import (
     Change,
@@ -42,7 +43,6 @@ from memvault.model import (
     record_id,
     unit_vectors,
 )
-from memvault.records import RecordFile
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """What the two SQL systems of record share: the row mapping and the namespace range.
 
-The record file (SQLite, :mod:`memvault.records`) and :class:`~memvault.PostgresBackend`
+The record file (SQLite, :mod:`memvault.backends.sqlite`) and :class:`~memvault.PostgresBackend`
 keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``,
 ``expires``) and for a history entry (``id``, ``ns``, ``at``, ``event``, ``source``,
 ``before``, ``after``), so one mapper reads both: a value comes back as JSON text from SQLite

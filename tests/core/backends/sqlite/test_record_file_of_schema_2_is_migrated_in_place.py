@@ -8,7 +8,7 @@ its records, history and namespaces kept and lexical search working at once.
 import sqlite3
 
 from memvault import ChromaBackend, HashingEmbedder, MemoryStore
-from memvault.records import SCHEMA_VERSION
+from memvault.backends.sqlite.schema import SCHEMA_VERSION
 
 NS = ("users", "alice")
 

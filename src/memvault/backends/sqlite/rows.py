@@ -1,0 +1,153 @@
+"""The rows a record and its history take in the record file, kept in step.
+
+A record is one ``items`` row (id, namespace, key, value as JSON, times, unit embedding as
+float32 bytes, its words: :func:`~memvault.backends.sqlite.terms.stored_words`), one FTS5
+``docs`` row of the same ``rowid``, and a share of its namespace's ``namespaces`` row (item
+count, how many never expire, the latest expiry of the others, total length in words). A
+change to a key is one ``history`` row, kept after the record is deleted. Every function here
+runs inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+
+import numpy as np
+
+from memvault.backends.sql import (
+    HISTORY_COLUMNS,
+    RECORD_COLUMNS,
+    entry_of_row,
+    history_row,
+    record_of_row,
+)
+from memvault.backends.sqlite.terms import scope_of, stored_words
+from memvault.model import HistoryEntry, Namespace, Record, ns_key
+
+
+def stored(db: sqlite3.Connection, item_id: str) -> tuple[int, str, Record] | None:
+    """The row a write replaces or deletes.
+
+    Args:
+        db: The record file's connection.
+        item_id: A record id (:func:`memvault.model.record_id`).
+
+    Returns:
+        Its ``rowid``, its namespace key (:func:`memvault.model.ns_key`) and the record, or
+        ``None`` if the file holds no such record.
+    """
+    row = db.execute(
+        f"SELECT i.rowid, i.ns, {RECORD_COLUMNS} FROM items i WHERE i.id = ?", (item_id,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1], record_of_row(row[2:]))
+
+
+def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) -> None:
+    """Write a record's ``items`` row and its FTS5 row (its id must not be stored).
+
+    The ``namespaces`` row is not touched: :func:`recount` it after.
+
+    Args:
+        db: The record file's connection.
+        record: The record.
+        vector: Its unit-length embedding, shape ``(dim,)``, or ``None``.
+    """
+    length, terms, body = stored_words(record.value)
+    cursor = db.execute(
+        "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
+        "vector, length, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            record.id,
+            ns_key(record.namespace),
+            json.dumps(list(record.namespace), ensure_ascii=False),
+            record.key,
+            json.dumps(record.value, ensure_ascii=False),
+            record.created_at,
+            record.updated_at,
+            record.expires_at,
+            None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
+            length,
+            terms,
+        ),
+    )
+    assert cursor.lastrowid is not None
+    index_words(db, cursor.lastrowid, record.namespace, body)
+
+
+def index_words(db: sqlite3.Connection, rowid: int, namespace: Namespace, body: str) -> None:
+    """Write the FTS5 row of the ``items`` row ``rowid``.
+
+    Args:
+        db: The record file's connection.
+        rowid: The ``items`` row.
+        namespace: Its record's namespace (the ``scope`` column is made of its prefixes).
+        body: Its distinct words (:func:`~memvault.backends.sqlite.terms.stored_words`).
+    """
+    db.execute(
+        "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
+        (rowid, scope_of(namespace), body),
+    )
+
+
+def remove(db: sqlite3.Connection, rowid: int) -> None:
+    """Delete the ``items`` row ``rowid`` and its FTS5 row; :func:`recount` its namespace after.
+
+    Args:
+        db: The record file's connection.
+        rowid: The ``items`` row (:func:`stored`).
+    """
+    db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
+    db.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+
+
+def recount(db: sqlite3.Connection, ns_keys: Iterable[str]) -> None:
+    """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
+
+    Each row counts a namespace's records, those that never expire (``lasting``), the latest
+    expiry of the others and their length in words, so listing namespaces and the BM25
+    statistics of a scope come from one small table.
+
+    Args:
+        db: The record file's connection.
+        ns_keys: Namespace keys (:func:`memvault.model.ns_key`) whose records changed.
+    """
+    for ns in ns_keys:
+        db.execute("DELETE FROM namespaces WHERE ns = ?", (ns,))
+        db.execute(
+            "INSERT INTO namespaces SELECT ns, namespace, count(*), "
+            "sum(expires IS NULL), max(expires), sum(length) FROM items WHERE ns = ? "
+            "GROUP BY ns",
+            (ns,),
+        )
+
+
+def append_history(db: sqlite3.Connection, entries: Iterable[HistoryEntry]) -> None:
+    """Append ``history`` rows, in order.
+
+    Args:
+        db: The record file's connection.
+        entries: The changes, each to one key.
+    """
+    db.executemany(
+        "INSERT INTO history (id, ns, at, event, source, before, after) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [history_row(e) for e in entries],
+    )
+
+
+def history_of(db: sqlite3.Connection, item_id: str) -> list[HistoryEntry]:
+    """Every change to the record ``item_id``, oldest first (by ``at``, then as written).
+
+    Args:
+        db: The record file's connection.
+        item_id: A record id (:func:`memvault.model.record_id`).
+
+    Returns:
+        The entries; none if the key never changed.
+    """
+    rows = db.execute(
+        f"SELECT {HISTORY_COLUMNS} FROM history WHERE id = ? ORDER BY at, seq", (item_id,)
+    )
+    return [entry_of_row(row) for row in rows]

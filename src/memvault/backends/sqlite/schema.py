@@ -1,0 +1,174 @@
+"""The record file's tables, its schema version and the migrations to it.
+
+Tables: ``items`` and the FTS5 ``docs`` of their words, ``namespaces``, ``history``
+(:mod:`memvault.backends.sqlite.rows`), ``outbox`` and ``quarantine``
+(:mod:`memvault.backends.sqlite.outbox`), ``meta`` (:mod:`memvault.backends.sqlite.meta`).
+The ``history`` table came without a schema bump (``CREATE TABLE IF NOT EXISTS``): a file
+written before it opens as it is and starts keeping history. Schema 3 added the words columns
+and made the FTS5 index hold folded words; a schema-2 file is migrated in place when it is
+opened (:data:`MIGRATIONS`, run by :func:`memvault.backends.sql.migrate`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+from collections.abc import Callable
+
+from memvault.backends.sql import migrate
+from memvault.backends.sqlite import meta
+from memvault.backends.sqlite.rows import index_words, recount
+from memvault.backends.sqlite.terms import stored_words
+
+SCHEMA_VERSION = 3
+"""The schema this memvault writes, kept in ``meta.schema``."""
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS items (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    ns TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    expires REAL,
+    vector BLOB,
+    length INTEGER NOT NULL DEFAULT 0,
+    terms BLOB NOT NULL DEFAULT x''
+);
+CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
+CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
+CREATE TABLE IF NOT EXISTS namespaces (
+    ns TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    lasting INTEGER NOT NULL,
+    expires_max REAL,
+    words INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS quarantine (id TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+DROP TABLE IF EXISTS pending;
+CREATE TABLE IF NOT EXISTS history (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    at REAL NOT NULL,
+    event TEXT NOT NULL,
+    source TEXT NOT NULL,
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX IF NOT EXISTS history_by_id ON history (id, at, seq);
+CREATE INDEX IF NOT EXISTS history_by_ns ON history (ns);
+"""
+# The FTS5 index of folded words (memvault.lexical.fold) and namespace prefix words; it only
+# finds records (no bm25()), so each word is one token: '_' is a word character as in ``\w``.
+_DOCS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
+    scope, body, tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
+)
+"""
+_COLUMNS = {
+    "items": {
+        "rowid",
+        "id",
+        "ns",
+        "namespace",
+        "key",
+        "value",
+        "created",
+        "updated",
+        "expires",
+        "vector",
+        "length",
+        "terms",
+    },
+    "namespaces": {"ns", "namespace", "items", "lasting", "expires_max", "words"},
+    "outbox": {"id", "seq"},
+    "quarantine": {"id", "reason"},
+    "meta": {"name", "value"},
+    "history": {"seq", "id", "ns", "at", "event", "source", "before", "after"},
+}
+_BATCH = 500
+"""Records a migration reads at a time."""
+
+
+def create(db: sqlite3.Connection) -> None:
+    """Create the tables a file lacks and migrate a file of an older schema, in a transaction.
+
+    Args:
+        db: The record file's connection, in the transaction that opens it.
+    """
+    for statement in _TABLES.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms"}:
+        steps = {version: functools.partial(step, db) for version, step in MIGRATIONS.items()}
+        migrate(2, steps, SCHEMA_VERSION)
+    db.execute(_DOCS)
+
+
+def check(db: sqlite3.Connection) -> None:
+    """Check that the file's tables and schema version are memvault's.
+
+    Args:
+        db: The record file's connection.
+
+    Raises:
+        sqlite3.DatabaseError: If a table has other columns, or the version is not
+            :data:`SCHEMA_VERSION` (the caller says the file is damaged).
+    """
+    for table, wanted in _COLUMNS.items():
+        columns = _columns(db, table)
+        if columns != wanted:
+            raise sqlite3.DatabaseError(
+                f"table {table} has columns {sorted(columns)}, not memvault's"
+            )
+    schema = meta.read(db, "schema")
+    if schema is not None and schema != str(SCHEMA_VERSION):
+        raise sqlite3.DatabaseError(f"schema version {schema}, not {SCHEMA_VERSION}")
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    return columns | {"rowid"} if table == "items" else columns
+
+
+def _to_3(db: sqlite3.Connection) -> None:
+    """Bring a schema-2 file to schema 3, inside the opening transaction.
+
+    Adds each record's words (``length``, ``terms``) and each namespace's ``words``, and
+    rebuilds the FTS5 index on folded words; records, history and the outbox are kept.
+    """
+    db.execute("ALTER TABLE items ADD COLUMN length INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE items ADD COLUMN terms BLOB NOT NULL DEFAULT x''")
+    db.execute("ALTER TABLE namespaces ADD COLUMN words INTEGER NOT NULL DEFAULT 0")
+    db.execute("DROP TABLE IF EXISTS docs")
+    db.execute(_DOCS)
+    last = 0
+    while True:
+        rows = db.execute(
+            "SELECT rowid, namespace, value FROM items WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            (last, _BATCH),
+        ).fetchall()
+        for rowid, namespace, value in rows:
+            length, terms, body = stored_words(json.loads(value))
+            db.execute(
+                "UPDATE items SET length = ?, terms = ? WHERE rowid = ?", (length, terms, rowid)
+            )
+            index_words(db, rowid, tuple(json.loads(namespace)), body)
+        if len(rows) < _BATCH:
+            break
+        last = rows[-1][0]
+    recount(db, (row[0] for row in db.execute("SELECT ns FROM namespaces").fetchall()))
+    if meta.read(db, "schema") is not None:
+        meta.write(db, "schema", "3")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3}
+"""``{version: step}``: each step turns a file of the version before into this version."""
