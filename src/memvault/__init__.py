@@ -18,7 +18,7 @@ import importlib
 import warnings
 from typing import Any
 
-from memvault.agent_memory import (
+from memvault.agent import (
     AgentMemory,
     MemoryChange,
     MemoryScope,

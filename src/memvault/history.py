@@ -118,32 +118,32 @@ def entries_of_upsert(
     change: Change,
     kept: Sequence[HistoryEntry] = (),
 ) -> list[HistoryEntry]:
-    """The entries an upsert writes: the carried ones not kept yet, then its own.
+    """The entries an upsert writes: the imported ones not kept yet, then its own.
 
     Per record, its own entries are ``"expire"`` first if the version it replaces had expired
     at ``now``; then ``"add"`` if no version live at ``now`` was replaced, else ``"update"``
-    (``"merge"`` with ``change.merge``). A record whose key's history, once the carried
+    (``"merge"`` with ``change.merge``). A record whose key's history, once the imported
     entries are in, ends with its value (an add, update or merge to it) gets none.
 
     Args:
         records: The records written.
         previous: The versions they replace (``None`` where none), read in the same step.
         now: Unix seconds of the write.
-        change: Its source and kind, and the carried entries.
-        kept: The entries already kept for the keys of ``change.carried``, oldest first,
+        change: Its source and kind, and the imported entries.
+        kept: The entries already kept for the keys of ``change.imported_history``, oldest first,
             read in the same step.
 
     Returns:
         The entries to write, in order.
     """
-    fresh = new_entries(change.carried, kept)
+    fresh = new_entries(change.imported_history, kept)
     last: dict[tuple[Namespace, str], HistoryEntry] = {}
     for entry in sorted([*kept, *fresh], key=lambda e: e.at):  # stable: as written
         last[(entry.namespace, entry.key)] = entry
     made = list(fresh)
     for record, old in zip(records, previous):
-        carried = last.get((record.namespace, record.key))
-        if carried is not None and carried.after == record.value:
+        latest = last.get((record.namespace, record.key))
+        if latest is not None and latest.after == record.value:
             continue
         if old is not None and not old.live(now):
             made.append(_gone(old, now=now, source=change.source))
@@ -193,19 +193,19 @@ def _gone(old: Record, *, now: float, source: str) -> HistoryEntry:
 
 
 def new_entries(
-    carried: Sequence[HistoryEntry], kept: Iterable[HistoryEntry]
+    imported: Sequence[HistoryEntry], kept: Iterable[HistoryEntry]
 ) -> list[HistoryEntry]:
-    """The carried entries not kept yet.
+    """The imported entries not kept yet.
 
-    An entry kept ``n`` times skips its first ``n`` occurrences in ``carried``.
+    An entry kept ``n`` times skips its first ``n`` occurrences in ``imported``.
 
     Args:
-        carried: Entries to write (see :attr:`Change.carried`).
+        imported: Entries to write (see :attr:`Change.imported_history`).
         kept: The entries already kept for their keys.
     """
     seen = Counter(_identity(entry) for entry in kept)
     fresh = []
-    for entry in carried:
+    for entry in imported:
         identity = _identity(entry)
         if seen[identity] > 0:
             seen[identity] -= 1

@@ -15,6 +15,11 @@ this order:
 The async forms use the model's own async method where it has one (``ainvoke``,
 ``acomplete``, ``achat``, a coroutine function) and run the sync call in a worker thread
 otherwise, so the event loop never blocks on a model.
+
+Each convention and its async method is a runtime-checkable protocol (:class:`Invokes`,
+:class:`InvokesAsync`, :class:`Completes`, :class:`CompletesAsync`, :class:`Chats`,
+:class:`ChatsAsync`): what a model offers is declared there and recognised with
+``isinstance``, in this module only.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import concurrent.futures
 import inspect
 import re
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import json_repair
 
@@ -41,7 +46,62 @@ NOSTREAM_TAGS = ("nostream", "langsmith:nostream")
 RUN_NAME = "memvault"
 """The run name memvault's model calls carry in LangChain traces."""
 
-_CONVENTIONS = ("invoke", "complete", "chat")
+
+@runtime_checkable
+class Invokes(Protocol):
+    """A LangChain chat model or any Runnable: called with the messages and a ``config``."""
+
+    def invoke(self, input: Messages, config: dict[str, Any] | None = None) -> Any:
+        """The reply: a message with a str ``content``, or a str."""
+        ...
+
+
+@runtime_checkable
+class Completes(Protocol):
+    """A LlamaIndex LLM: called with one prompt, the messages joined by blank lines."""
+
+    def complete(self, prompt: str) -> Any:
+        """The reply: a completion with a str ``text``, or a str; may be awaitable."""
+        ...
+
+
+@runtime_checkable
+class Chats(Protocol):
+    """A chat model called with the ``{"role", "content"}`` dicts."""
+
+    def chat(self, messages: Messages) -> Any:
+        """The reply: a chat response with ``message.content``, or a str; may be awaitable."""
+        ...
+
+
+@runtime_checkable
+class InvokesAsync(Invokes, Protocol):
+    """An :class:`Invokes` model with its own async method, which the async paths await."""
+
+    async def ainvoke(self, input: Messages, config: dict[str, Any] | None = None) -> Any:
+        """Async form of :meth:`Invokes.invoke`."""
+        ...
+
+
+@runtime_checkable
+class CompletesAsync(Completes, Protocol):
+    """A :class:`Completes` model with its own async method, which the async paths await."""
+
+    async def acomplete(self, prompt: str) -> Any:
+        """Async form of :meth:`Completes.complete`."""
+        ...
+
+
+@runtime_checkable
+class ChatsAsync(Chats, Protocol):
+    """A :class:`Chats` model with its own async method, which the async paths await."""
+
+    async def achat(self, messages: Messages) -> Any:
+        """Async form of :meth:`Chats.chat`."""
+        ...
+
+
+_CONVENTIONS = (Invokes, Completes, Chats)
 
 
 def check_llm(llm: Any, field: str = "llm") -> Any:
@@ -58,7 +118,7 @@ def check_llm(llm: Any, field: str = "llm") -> Any:
         InvalidArgumentError: If it has none of ``invoke``, ``complete``, ``chat`` and is not
             callable.
     """
-    if not (callable(llm) or any(hasattr(llm, name) for name in _CONVENTIONS)):
+    if not (callable(llm) or isinstance(llm, _CONVENTIONS)):
         raise InvalidArgumentError(
             f"{field} must be a callable list[dict] -> str or have invoke/complete/chat, got "
             f"{type(llm).__name__}"
@@ -189,11 +249,11 @@ def generate(llm: Any, messages: Messages, error: type[ExtractionError] = Extrac
             key: the model's exception is its ``__cause__``) or its reply holds no text.
     """
     try:
-        if hasattr(llm, "invoke"):
+        if isinstance(llm, Invokes):
             reply = llm.invoke(messages, config=_config())
-        elif hasattr(llm, "complete"):
+        elif isinstance(llm, Completes):
             reply = _settled(llm.complete(_prompt(messages)))
-        elif hasattr(llm, "chat"):
+        elif isinstance(llm, Chats):
             reply = _settled(llm.chat(messages))
         else:
             reply = _settled(llm(messages))
@@ -208,14 +268,14 @@ def _failed(error: type[ExtractionError], failure: Exception) -> ExtractionError
 
 def _async_call(llm: Any, messages: Messages) -> Awaitable[Any] | None:
     """The model's own async call for ``messages``, or ``None`` if it has none."""
-    if hasattr(llm, "invoke"):
-        return llm.ainvoke(messages, config=_config()) if hasattr(llm, "ainvoke") else None
-    if hasattr(llm, "complete"):
-        return llm.acomplete(_prompt(messages)) if hasattr(llm, "acomplete") else None
-    if hasattr(llm, "chat"):
-        return llm.achat(messages) if hasattr(llm, "achat") else None
-    called = getattr(llm, "__call__", None)  # noqa: B004 - an object whose __call__ is async
-    if inspect.iscoroutinefunction(llm) or inspect.iscoroutinefunction(called):
+    if isinstance(llm, Invokes):
+        return llm.ainvoke(messages, config=_config()) if isinstance(llm, InvokesAsync) else None
+    if isinstance(llm, Completes):
+        return llm.acomplete(_prompt(messages)) if isinstance(llm, CompletesAsync) else None
+    if isinstance(llm, Chats):
+        return llm.achat(messages) if isinstance(llm, ChatsAsync) else None
+    # a callable (check_llm): an async def function, or an object whose __call__ is one
+    if inspect.iscoroutinefunction(llm) or inspect.iscoroutinefunction(llm.__call__):
         return llm(messages)
     return None
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from memvault.agent_memory import MemoryChange, MemoryScope
+from memvault.agent import MemoryChange, MemoryScope
 from memvault.errors import InvalidArgumentError, shown, validation_problem
 from memvault.items import MemoryItem
 from memvault.statements import normalize_text

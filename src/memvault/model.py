@@ -246,11 +246,11 @@ class Change:
             :func:`memvault.history.validate_source`.
         merge: Record ``"merge"`` instead of ``"update"`` where a live version is replaced
             (``"add"`` where none is).
-        carried: Entries to write as they are (an import carries them from an export). A
-            carried entry equal to one already kept (and not repeated more often in
-            ``carried``) is skipped, so importing an export into its own store again adds
-            nothing; a record whose key's history then ends with its value gets no entry of
-            its own.
+        imported_history: History entries to write as they are, from an export file
+            (:meth:`MemoryStore.import_jsonl <memvault.MemoryStore.import_jsonl>`). An entry
+            equal to one already kept (and not repeated more often in ``imported_history``)
+            is skipped, so importing an export into its own store again adds nothing; a
+            record whose key's history then ends with its value gets no entry of its own.
         expected: A compare-and-set's condition: ``(record id, updated_at)`` pairs, the
             ``updated_at`` (Unix seconds) each of those records' stored version must have for
             the write to go ahead, ``None`` where no live version may be there. Checked by the
@@ -261,5 +261,5 @@ class Change:
 
     source: str = "api"
     merge: bool = False
-    carried: tuple[HistoryEntry, ...] = field(default=())
+    imported_history: tuple[HistoryEntry, ...] = field(default=())
     expected: tuple[tuple[str, float | None], ...] = field(default=())

@@ -751,8 +751,8 @@ class MemoryStore:
         now = self._clock()
         exported = read_jsonl(path)
         records = [r for r in exported.records if r.live(now)]
-        change = Change(source="import", carried=tuple(exported.history))
-        if records or change.carried:
+        change = Change(source="import", imported_history=tuple(exported.history))
+        if records or change.imported_history:
             self._write(records, now, change)
         return len(records)
 

@@ -104,15 +104,15 @@ class Backend(ABC):
         writer, thread or process, comes between): a record replacing one live at ``now``
         keeps its ``created_at``. The same step writes the history entries of
         :func:`~memvault.history.entries_of_upsert`, given the entries kept for the keys of
-        ``change.carried`` (read in that step too), and, where the backend
+        ``change.imported_history`` (read in that step too), and, where the backend
         :attr:`supports_compare_and_set`, checks ``change.expected`` against the versions
         read (:func:`memvault.compare_and_set.check_expected`).
 
         Args:
-            records: Distinct ids; none at all (and nothing carried) writes nothing.
+            records: Distinct ids; none at all (and no imported history) writes nothing.
             embeddings: Shape ``(len(records), dim)``.
             now: Unix seconds.
-            change: The write's source and kind, history carried by an import, and the
+            change: The write's source and kind, the history an import brings, and the
                 ``updated_at`` each conditional record expects.
 
         Returns:

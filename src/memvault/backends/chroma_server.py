@@ -173,7 +173,7 @@ class ChromaServerBackend(Backend):
             ConflictError: Where a version read is not the one ``change.expected`` names;
                 nothing is written.
         """
-        if not records and not change.carried:
+        if not records and not change.imported_history:
             return []
         previous = self.get([r.id for r in records])
         check_expected(records, previous, change, now=now)
@@ -188,7 +188,7 @@ class ChromaServerBackend(Backend):
             )
             for r, old in zip(records, previous)
         ]
-        carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
+        carried = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
         kept = [
             entry
             for start in range(0, len(carried), 100)

@@ -202,7 +202,7 @@ class LocalBackend(Backend):
 
         See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
         """
-        if not records and not change.carried:
+        if not records and not change.imported_history:
             return []
         vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
         stored = self.records.upsert(records, vectors, now=now, change=change)

@@ -853,11 +853,11 @@ class PostgresBackend(Backend):
             EmbedderMismatchError: If the embeddings' dimension is not the store's.
             BackendUnavailableError, BackendError, StoreBusyError: From the server.
         """
-        if not records and not change.carried:
+        if not records and not change.imported_history:
             return []
         vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
         s = self.schema
-        carried = sorted({record_id(e.namespace, e.key) for e in change.carried})
+        carried = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
         ids = [r.id for r in records]
         with self._transaction() as cur:
             self._wait_for(cur)

@@ -783,14 +783,15 @@ class BackendTests(ContractBase):
         ]
         record = Record(ns, "k", {"text": "b"}, T0, T0 + 1, None)
         other = Record(ns, "new", {"text": "n"}, T0, T0, None)
-        carry = Change("import", carried=(*live, *gone))
+        carry = Change("import", imported_history=(*live, *gone))
         for _ in range(2):
             backend.upsert([record, other], [vector, vector], now=NOW, change=carry)
             assert backend.history(ns, "k") == live
             assert backend.history(ns, "old") == gone
         assert [e.event for e in backend.history(ns, "new")] == ["add", "update"]
         assert {e.source for e in backend.history(ns, "new")} == {"import"}
-        assert backend.upsert([], [], now=NOW, change=Change("import", carried=tuple(gone))) == []
+        again = Change("import", imported_history=tuple(gone))
+        assert backend.upsert([], [], now=NOW, change=again) == []
         assert backend.history(ns, "old") == gone
         assert backend.get([record_id(ns, "old")]) == [None]
 

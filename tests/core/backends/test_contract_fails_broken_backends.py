@@ -39,7 +39,7 @@ class ForgetsCarriedHistory(InMemoryBackend):
     """Drops the history an import carries."""
 
     def upsert(self, records, embeddings, *, now, change):
-        change = dataclasses.replace(change, carried=())
+        change = dataclasses.replace(change, imported_history=())
         return super().upsert(records, embeddings, now=now, change=change)
 
 

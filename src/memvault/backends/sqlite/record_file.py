@@ -204,7 +204,7 @@ class RecordFile:
         """Write records and their history in one transaction.
 
         A live replaced version lends its ``created_at``; history entries are those of
-        :func:`~memvault.history.entries_of_upsert` and the carried entries not kept yet.
+        :func:`~memvault.history.entries_of_upsert` and the imported entries not kept yet.
         ``change.expected`` is checked against each version read, inside the transaction
         (:func:`~memvault.compare_and_set.check_expected`).
 
@@ -212,7 +212,7 @@ class RecordFile:
             records: Distinct ids.
             vectors: Unit-length float32 embeddings, shape ``(len(records), dim)``.
             now: Unix seconds; a replaced version live then lends its ``created_at``.
-            change: The write's source and kind, and carried history.
+            change: The write's source and kind, and imported history.
 
         Returns:
             The records as stored.
@@ -241,7 +241,7 @@ class RecordFile:
             check_expected(records, previous, change, now=now)  # a raise rolls it all back
             outbox.queue(self._db, [r.id for r in records], seq)
             rows.recount(self._db, touched)
-            keys = {(e.namespace, e.key) for e in change.carried}
+            keys = {(e.namespace, e.key) for e in change.imported_history}
             kept = [e for ns, key in keys for e in rows.history_of(self._db, record_id(ns, key))]
             rows.append_history(
                 self._db, entries_of_upsert(records, previous, now=now, change=change, kept=kept)

@@ -1,0 +1,220 @@
+"""One scope's memories in the store: written merged into what says the same, and forgotten.
+
+:class:`ScopedStore` is the store as a :class:`~memvault.MemoryScope` sees it (one namespace,
+one session, the memory's ``ttl`` and ``similarity_threshold``), with the operations that
+read and write memories there under the layer's rules: :meth:`ScopedStore.remember` (a memory
+that says what a stored one says updates it), :meth:`ScopedStore.forget` (with what it was
+derived from and what states it) and :meth:`ScopedStore.candidates` (what a model is shown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from memvault.agent.validation import Kind, check_text, check_value_fields
+from memvault.compare_and_set import retrying
+from memvault.errors import InvalidArgumentError, InvalidValueError
+from memvault.items import MemoryItem
+from memvault.model import Namespace
+from memvault.statements import description_of, memory_key, near_duplicate, states
+from memvault.store import MemoryStore
+
+MAX_SESSIONS = 20
+"""How many session ids a memory keeps in ``sessions`` (the most recent)."""
+CANDIDATES = 5
+"""How many nearest memories a write compares with for near-duplicates."""
+STATING_POOL = 50
+"""How many memories a description is compared with when forgetting by description."""
+
+Written = Literal["add", "merge"]
+"""What :meth:`ScopedStore.remember` did: added a memory, or merged into a stored one."""
+
+
+@dataclass(frozen=True)
+class ScopedStore:
+    """A store seen from one namespace and session, written by the agent layer's rules.
+
+    Attributes:
+        store: The :class:`~memvault.MemoryStore`.
+        namespace: The resolved namespace, e.g. ``("users", "alice")``.
+        session_id: The conversation recorded on written memories, or ``None``.
+        ttl: Seconds until written memories expire, ``None`` never, or
+            :data:`~memvault.arguments.NOT_GIVEN` for the store's default.
+        similarity_threshold: Cosine similarity from which a new memory overwrites its nearest
+            stored one (:func:`~memvault.statements.near_duplicate`); ``None``: equal keys only.
+    """
+
+    store: MemoryStore
+    namespace: Namespace
+    session_id: str | None
+    ttl: Any
+    similarity_threshold: float | None
+
+    def remember(
+        self, text: Any, metadata: Any, kind: Any, sources: Iterable[str], source: str
+    ) -> tuple[Written, MemoryItem]:
+        """Write one memory, merged into a stored one that says the same.
+
+        See :meth:`memvault.MemoryScope.remember`. Read, merge and write only over what was
+        read: a conflict (another thread or process wrote the memory meanwhile) reads again,
+        so nothing is lost or doubled.
+
+        Args:
+            text: The memory's text.
+            metadata: ``None`` or more value fields (JSON).
+            kind: ``"fact"`` or ``"turn"``.
+            sources: Keys of the memories this one was derived from.
+            source: Who writes it, recorded in the history.
+
+        Returns:
+            Whether it was added or merged, and the item as stored.
+
+        Raises:
+            InvalidArgumentError: As :func:`~memvault.agent.validation.check_text` and
+                :func:`~memvault.agent.validation.check_value_fields` raise.
+            InvalidValueError: If metadata is not JSON.
+        """
+        text = check_text(text, "text")
+        extra, kind, sources = check_value_fields(metadata, kind, sources)
+
+        def attempt() -> tuple[Written, MemoryItem]:
+            key, old = self.key_and_memory_saying(text)
+            if old is None:
+                old = self._near_duplicate(text)
+            value = self.merged(old, text, kind, sources)
+            value.update(extra)
+            try:
+                item = self.store.put(
+                    self.namespace,
+                    key if old is None else old.key,
+                    value,
+                    ttl=self.ttl,
+                    source=source,
+                    event="merge" if old is not None else None,
+                    if_updated_at=None if old is None else old.updated_at,
+                )
+            except InvalidValueError as error:
+                raise InvalidValueError(f"metadata: {error}") from None
+            return ("merge" if old is not None else "add"), item
+
+        return retrying(attempt)
+
+    def key_and_memory_saying(self, text: str) -> tuple[str, MemoryItem | None]:
+        """The key a memory saying ``text`` has here, and that memory if one is stored.
+
+        That is :func:`~memvault.statements.memory_key` of the text, unless the memory under
+        it was since updated to say something else (an UPDATE keeps its key, and its history):
+        then the first of ``<key>-2``, ``<key>-3``... that is free or says ``text``.
+
+        Raises:
+            InvalidArgumentError: If 1,000 keys were all updated away from ``text``.
+        """
+        key = memory_key(text)
+        for number in range(1, 1000):
+            candidate = key if number == 1 else f"{key}-{number}"
+            stored = self.store.get(self.namespace, candidate)
+            if stored is None or memory_key(stored.text) == key:
+                return candidate, stored
+        raise InvalidArgumentError(f"text: 1,000 memories were updated away from {text!r}")
+
+    def merged(
+        self, old: MemoryItem | None, text: str, kind: Kind, sources: Sequence[str]
+    ) -> dict[str, Any]:
+        """The value of a memory that says ``text``, merged into ``old``.
+
+        ``kind`` becomes ``"fact"`` if either side was one (a ``"turn"`` has ``role:
+        "user"``), ``mentions`` grows by one, this session joins ``sessions`` (the last
+        :data:`MAX_SESSIONS`) and ``sources`` are united.
+
+        Args:
+            old: The stored memory, or ``None`` for a new one.
+            text: The new text.
+            kind: ``"fact"`` or ``"turn"``.
+            sources: Keys to add to ``sources``.
+
+        Returns:
+            The value to write.
+        """
+        value: dict[str, Any] = dict(old.value) if old is not None else {}
+        value["text"] = text
+        value["kind"] = "fact" if kind == "fact" or value.get("kind") == "fact" else "turn"
+        if value["kind"] == "turn":
+            value["role"] = "user"
+        else:
+            value.pop("role", None)
+        value["mentions"] = int(value.get("mentions", 0)) + 1
+        if self.session_id is not None:
+            sessions = [s for s in value.get("sessions", []) if s != self.session_id]
+            value["sessions"] = [*sessions, self.session_id][-MAX_SESSIONS:]
+            value["session_id"] = self.session_id
+        merged_sources = list(dict.fromkeys([*value.get("sources", []), *sources]))
+        if merged_sources:
+            value["sources"] = merged_sources
+        return value
+
+    def _near_duplicate(self, text: str) -> MemoryItem | None:
+        threshold = self.similarity_threshold
+        if threshold is None:
+            return None
+        nearest = self.store.search(self.namespace, query=text, mode="dense", limit=CANDIDATES)
+        for item in nearest:
+            if item.namespace == self.namespace and near_duplicate(
+                text, item.text, item.score, threshold
+            ):
+                return item
+        return None
+
+    def forget(self, memory: Any, source: str) -> list[MemoryItem]:
+        """Remove a memory, by key or by description, with what it was derived from.
+
+        See :meth:`memvault.MemoryScope.forget`.
+
+        Args:
+            memory: A key or a description.
+            source: Who forgets, recorded in the history.
+
+        Returns:
+            The memories removed.
+
+        Raises:
+            InvalidArgumentError: If ``memory`` is blank.
+        """
+        memory = check_text(memory, "memory")
+        found = self.store.get(self.namespace, memory)
+        targets = [found] if found is not None else self._memories_stating(description_of(memory))
+        removed = {(t.namespace, t.key): t for t in targets}
+        for target in targets:
+            for key in target.value.get("sources", []):
+                origin = self.store.get(target.namespace, key)
+                if origin is not None:
+                    removed.setdefault((origin.namespace, origin.key), origin)
+            for item in self._memories_stating(target.text):
+                removed.setdefault((item.namespace, item.key), item)
+        for namespace, key in removed:
+            self.store.delete(namespace, key, source=source)
+        return list(removed.values())
+
+    def _memories_stating(self, description: str) -> list[MemoryItem]:
+        pool = self.store.search(
+            self.namespace, query=description, mode="dense", limit=STATING_POOL
+        )
+        return [item for item in pool if states(description, item.text)]
+
+    def candidates(self, texts: Sequence[str], wanted: int) -> list[MemoryItem]:
+        """The memories of this namespace, not below it, most similar to each text, each once.
+
+        Args:
+            texts: The new facts or statements.
+            wanted: How many per text (a reconciler's ``candidates``).
+
+        Returns:
+            The memories a model is shown, in the order found.
+        """
+        found: dict[str, MemoryItem] = {}
+        for text in texts:
+            pool = self.store.search(self.namespace, query=text, limit=4 * wanted)
+            for item in [i for i in pool if i.namespace == self.namespace][:wanted]:
+                found.setdefault(item.key, item)
+        return list(found.values())
