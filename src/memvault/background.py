@@ -31,7 +31,6 @@ import asyncio
 import atexit
 import contextlib
 import logging
-import math
 import queue
 import threading
 import time
@@ -71,20 +70,21 @@ def check_timeout(timeout: Any) -> float | None:
         The timeout as a float, or ``None``.
 
     Raises:
-        InvalidArgumentError: If it is not ``None`` or a finite, non-negative number (a bool is
-            not a number here).
+        InvalidArgumentError: If it is not ``None`` or a number of seconds from 0 to
+            ``threading.TIMEOUT_MAX`` (about 292 years, the longest a thread can wait; a bool
+            is not a number here, and NaN, infinity and an int too large for a float are out
+            of range).
     """
     if timeout is None:
         return None
     if (
         isinstance(timeout, bool)
         or not isinstance(timeout, (int, float))
-        or not math.isfinite(timeout)
-        or timeout < 0
+        or not 0 <= timeout <= threading.TIMEOUT_MAX
     ):
         raise InvalidArgumentError(
-            f"timeout must be seconds >= 0 (e.g. 5.0) or None to wait until done, got "
-            f"{shown(timeout)}"
+            f"timeout must be seconds from 0 to {threading.TIMEOUT_MAX:.0f} (e.g. 5.0), or None "
+            f"to wait until done, got {shown(timeout)}"
         )
     return float(timeout)
 

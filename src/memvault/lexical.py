@@ -1,7 +1,8 @@
 """Lexical (BM25) search, one definition for every backend: words of texts and queries, scores.
 
 A record's words are those of its :func:`indexed_text`, each lower-cased, accent-folded and
-Porter-stemmed (:func:`fold`); :func:`terms_of` counts them. A query searches for any of its
+Porter-stemmed (:func:`fold`, by :data:`memvault.words.SEARCH_ANALYSER`, whose words are a
+stored format); :func:`terms_of` counts them. A query searches for any of its
 :func:`query_terms` (OR). Scores are Okapi BM25 (Robertson et al., TREC-3, 1994; :func:`bm25`)
 with the statistics of the **scope searched** (the records under the namespace prefix), so one
 user's ranking depends on that user's memories only, and so does its cost. The record file
@@ -12,26 +13,15 @@ both rank this way.
 
 from __future__ import annotations
 
-import functools
-import re
-import unicodedata
 from collections import Counter
 from typing import Any
 
 import numpy as np
-import snowballstemmer
 
-STOPWORDS = frozenset(
-    """a about after again all also am an and any are as at be been before being both but by
-    can could did do does doing don down during each ever few for from had has have having he
-    her here hers him his how i if in into is it its just me more most my no nor not now of off
-    on once only or other our ours out over own same she should so some such than that the their
-    theirs them then there these they this those through to too under until up very was we were
-    what when where which while who whom whose why will with would you your yours""".split()  # noqa: SIM905
-)
+from memvault.words import SEARCH_ANALYSER
+
+STOPWORDS = SEARCH_ANALYSER.stopwords
 """English function words dropped from queries (kept when a query has nothing else)."""
-
-_WORD = re.compile(r"\w+")
 
 BM25_K1 = 2.5
 """BM25's term-frequency saturation, out of 0.8 to 3.0, chosen with :data:`BM25_B` and the
@@ -47,7 +37,16 @@ MAX_WORD = 500
 """Longer "words" (in characters) are not indexed: a Postgres ``tsvector`` word holds at most
 2,047 bytes, and such a string is no word anyone searches for."""
 
-_STEMMER = snowballstemmer.stemmer("porter")
+
+words_of = SEARCH_ANALYSER.words
+r"""The words of a text in order, as :func:`query_words` reads them (``\w+``, lower-cased):
+:meth:`memvault.words.Analyser.words` of :data:`~memvault.words.SEARCH_ANALYSER`."""
+
+
+fold = SEARCH_ANALYSER.fold
+"""A word as both sides of a lexical match read it: lower-cased, accents removed,
+Porter-stemmed (Porter, 1980; the ``snowballstemmer`` package's ``"porter"``):
+:meth:`memvault.words.Analyser.fold` of :data:`~memvault.words.SEARCH_ANALYSER`."""
 
 
 def query_words(query: str) -> list[str]:
@@ -62,18 +61,9 @@ def query_words(query: str) -> list[str]:
     Returns:
         The words (``\w+`` runs), empty if the query has none.
     """
-    words = [w.lower() for w in _WORD.findall(query)]
+    words = words_of(query)
     kept = [w for w in words if w not in STOPWORDS] or words
     return list(dict.fromkeys(kept))
-
-
-def words_of(text: str) -> list[str]:
-    r"""The words of a text in order, as :func:`query_words` reads them (``\w+``, lower-cased).
-
-    Args:
-        text: E.g. :func:`indexed_text` of a value.
-    """
-    return [w.lower() for w in _WORD.findall(text)]
 
 
 def indexed_text(value: dict[str, Any]) -> str:
@@ -93,26 +83,6 @@ def indexed_text(value: dict[str, Any]) -> str:
     if isinstance(context, str) and context.strip():
         return f"{value['text']}\n{context}"
     return value["text"]
-
-
-@functools.lru_cache(maxsize=2**16)
-def fold(word: str) -> str:
-    """A word as both sides of a lexical match read it: lower-cased, accents removed, stemmed.
-
-    The stemmer is Porter's (Porter, 1980; the ``snowballstemmer`` package's ``"porter"``).
-    A word the stemmer reduces to nothing (``"s"``) and a number of ASCII digits are kept as
-    they are. The last 65,536 words folded are remembered: stemming in Python costs about 70
-    microseconds a word.
-
-    Example:
-        >>> fold("Café"), fold("Running"), fold("ponies")
-        ('cafe', 'run', 'poni')
-    """
-    if word.isascii() and word.isdigit():
-        return word
-    plain = unicodedata.normalize("NFKD", word.lower())
-    plain = "".join(c for c in plain if not unicodedata.combining(c))
-    return str(_STEMMER.stemWord(plain)) or plain
 
 
 def terms_of(text: str) -> tuple[Counter[str], int]:

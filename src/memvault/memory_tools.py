@@ -12,11 +12,16 @@ Arguments (the same in every framework):
 - ``recall(query, limit=5)``: 1 to 50 memories.
 - ``forget(memory)``: an id shown by recall or list_memories, or a description.
 - ``list_memories(limit=20, offset=0)``: 1 to 100 memories, newest first.
+
+A limit or offset is an int, strictly: ``True``, ``"5"`` and ``5.0`` are refused, as they are
+by :func:`memvault.arguments.check_count`, rather than read as 1 and 5. A tool's name may have
+a prefix (:func:`check_prefix`), so that the tools of two memories can serve one agent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +49,7 @@ class RecallArgs(BaseModel):
     """Arguments of ``recall``."""
 
     query: str = Field(min_length=1, description="What to look for, in natural language.")
-    limit: int = Field(default=5, ge=1, le=50, description="Most memories to return.")
+    limit: int = Field(default=5, ge=1, le=50, strict=True, description="Most memories to return.")
 
 
 class ForgetArgs(BaseModel):
@@ -60,8 +65,10 @@ class ForgetArgs(BaseModel):
 class ListMemoriesArgs(BaseModel):
     """Arguments of ``list_memories``."""
 
-    limit: int = Field(default=20, ge=1, le=100, description="Most memories to list.")
-    offset: int = Field(default=0, ge=0, le=1_000_000, description="Memories to skip first.")
+    limit: int = Field(default=20, ge=1, le=100, strict=True, description="Most memories to list.")
+    offset: int = Field(
+        default=0, ge=0, le=1_000_000, strict=True, description="Memories to skip first."
+    )
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,7 @@ class MemoryToolSpec:
     args_schema: type[BaseModel]
 
     def named(self, prefix: str) -> str:
-        """The tool's name with a prefix, e.g. ``"org_remember"`` for ``prefix="org_"``."""
+        """The tool's name with a prefix (:func:`check_prefix`), e.g. ``"org_remember"``."""
         return f"{prefix}{self.name}"
 
     def description_for(self, memory_name: str) -> str:
@@ -91,6 +98,32 @@ class MemoryToolSpec:
         if memory_name == "memvault":
             return self.description
         return f"{self.description} (This is the {memory_name!r} memory.)"
+
+
+_PREFIX = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def check_prefix(prefix: Any) -> str:
+    """A prefix of the memory tools' names: letters, digits, ``_`` and ``-`` only, or ``""``.
+
+    Those are the characters model APIs such as OpenAI's take in a tool's name; ``"org_"``
+    gives ``org_remember``.
+
+    Args:
+        prefix: The value given.
+
+    Returns:
+        ``prefix`` unchanged.
+
+    Raises:
+        InvalidArgumentError: If it is not a str of those characters (names the field).
+    """
+    if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
+        raise InvalidArgumentError(
+            f"prefix must be a str of letters, digits, '_' and '-' only, such as 'org_', got "
+            f"{shown(prefix)}"
+        )
+    return prefix
 
 
 MEMORY_TOOLS: tuple[MemoryToolSpec, ...] = (

@@ -165,6 +165,31 @@ def format_namespace_path(namespace: Sequence[str]) -> str:
     return "/".join(s.replace("\\", "\\\\").replace("/", "\\/") for s in namespace)
 
 
+def check_template_value(name: str, value: Any, template: Sequence[str] | None = None) -> str:
+    """A value that fills the field ``{name}`` of a namespace template: a non-empty str.
+
+    Args:
+        name: The field, e.g. ``"user_id"``.
+        value: The value given (``None`` when the run gives none).
+        template: The template it fills, named in the message; ``None`` for a value kept to
+            fill templates later (a LlamaIndex memory block's ``user_id``).
+
+    Returns:
+        ``value`` unchanged.
+
+    Raises:
+        InvalidNamespaceError: If ``value`` is not a non-empty str, so that a missing user id
+            never falls back to a shared or empty namespace.
+    """
+    if not isinstance(value, str) or not value:
+        used = "templates need" if template is None else f"template {tuple(template)!r} needs"
+        raise InvalidNamespaceError(
+            f"namespace {used} {name!r} as a non-empty string, got {shown(value)}; pass it in the "
+            "run's context or config"
+        )
+    return value
+
+
 def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Namespace:
     """Fill a namespace template such as ``("users", "{user_id}")`` from run values.
 
@@ -193,11 +218,6 @@ def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Nam
                     f"namespace template segment {segment!r} has field {{{name}}}; "
                     "use named fields such as {user_id}"
                 )
-            value = values.get(name)
-            if not isinstance(value, str) or not value:
-                raise InvalidNamespaceError(
-                    f"namespace template {tuple(template)!r} needs {name!r} as a non-empty "
-                    f"string, got {value!r}; pass it in the run's context or config"
-                )
+            check_template_value(name, values.get(name), template)
         resolved.append(segment.format_map({name: values[name] for name in fields}))
     return validate_namespace(tuple(resolved))

@@ -15,7 +15,8 @@ is the one place for that policy:
   :class:`~memvault.FactExtractor` decides instead.
 - :func:`content_words` and :func:`states`: whether a memory states what a description
   describes ("that I am learning Portuguese" and "The user is learning Portuguese."), used by
-  ``forget``. Words are stemmed with the Snowball English stemmer (Porter, 2001).
+  ``forget``. Words are cut, folded and stemmed (Snowball English, Porter, 2001) by
+  :data:`memvault.words.STATEMENT_ANALYSER`, whose words are a stored format: keys hash them.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import re
 import unicodedata
 from typing import Literal
 
-import snowballstemmer
+from memvault.words import STATEMENT_ANALYSER
 
 SpeechAct = Literal["statement", "question", "request", "pleasantry"]
 
@@ -95,19 +96,10 @@ _OTHERS = _wordset(
 """People and pets: a memory about one of them does not state what the user said of
 themselves ("My sister lives in Porto." is not "I live in Porto.")."""
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
-
-_STOPWORDS = _wordset(
-    """a an the and or but of to in on at for with from by as is am are be been being do does
-    did i me my mine myself you your yours user users user's their they them it its this that
-    these those there here so just really very also too please that's i'm i've i'd i'll it's
-    he she his her him we our us would fyi btw honestly actually basically"""
-)
 _CANONICAL = {"has": "have", "were": "was", "cannot": "can"}
 """Word forms that say the same: "I have"/"the user has"; "cannot" also adds a "not"."""
 _FIRST_PERSON = _wordset("i i'm i've i'd i'll me my mine myself we we're we've our ours us")
-_stemmer = snowballstemmer.stemmer("english")
-_OTHER_STEMS = frozenset(_stemmer.stemWords(sorted(_OTHERS)))
+_OTHER_STEMS = frozenset(STATEMENT_ANALYSER.fold(word) for word in _OTHERS)
 
 
 def normalize_text(text: str) -> str:
@@ -157,10 +149,6 @@ def memory_key(text: str) -> str:
     return "mem-" + hashlib.sha256(said.encode()).hexdigest()[:16]
 
 
-def _words(text: str) -> list[str]:
-    return [w.casefold().replace("’", "'") for w in _WORD.findall(text.replace("’", "'"))]
-
-
 def speech_act(sentence: str) -> SpeechAct:
     """Classify one sentence by its surface form.
 
@@ -185,7 +173,7 @@ def speech_act(sentence: str) -> SpeechAct:
         The speech act.
     """
     stripped = _LEADING_FILLERS.sub("", _DISCOURSE.sub(" ", sentence).strip(" ,;:-"))
-    words = _words(stripped)
+    words = STATEMENT_ANALYSER.words(stripped)
     if not words:
         return "pleasantry"
     if stripped.endswith("?"):
@@ -244,7 +232,7 @@ def memorable_text(text: str) -> str | None:
         if sentence.rstrip().endswith("?") and "," in sentence:
             # "Thanks, I'm vegan, any recipe ideas?": the clauses before the question.
             clauses = [f"{part.strip()}." for part in sentence.split(",")[:-1]]
-            clauses = [c for c in clauses if _FIRST_PERSON & set(_words(c))]
+            clauses = [c for c in clauses if _FIRST_PERSON & set(STATEMENT_ANALYSER.words(c))]
         for clause in clauses:
             if speech_act(clause) != "statement":
                 continue
@@ -280,25 +268,25 @@ def content_sequence(text: str) -> tuple[str, ...]:
         text: Any text.
 
     Returns:
-        The Snowball-stemmed words, in order.
+        The words folded by :data:`memvault.words.STATEMENT_ANALYSER` (Snowball English
+        stems, a final "i" of a long stem dropped), in order.
     """
-    words = []
-    for word in _words(_DISCOURSE.sub(" ", text)):
-        if word in _STOPWORDS:
+    stopwords, words = STATEMENT_ANALYSER.stopwords, []
+    for word in STATEMENT_ANALYSER.words(_DISCOURSE.sub(" ", text)):
+        if word in stopwords:
             continue
         stem, _, clitic = word.partition("'")
         if clitic == "t" and stem.endswith("n"):  # don't, isn't, can't: a negation
             stem = {"ca": "can", "wo": "will", "sha": "shall"}.get(stem[:-1], stem[:-1])
-            words.extend([stem, "not"] if stem not in _STOPWORDS else ["not"])
+            words.extend([stem, "not"] if stem not in stopwords else ["not"])
             continue
         if stem == "cannot":
             words.extend(["can", "not"])
             continue
         stem = _CANONICAL.get(stem, stem)
-        if stem and stem not in _STOPWORDS:
+        if stem and stem not in stopwords:
             words.append(stem)
-    # Snowball keeps "allergi" (allergy) apart from "allerg" (allergic): drop a final "i".
-    return tuple(w[:-1] if len(w) > 4 and w.endswith("i") else w for w in _stemmer.stemWords(words))
+    return tuple(STATEMENT_ANALYSER.fold(word) for word in words)
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -65,12 +65,14 @@ class MemvaultRetriever(BaseRetriever):
     Attributes:
         store: The :class:`memvault.MemoryStore`.
         namespace: Namespace (template) to search, default ``("users", "{user_id}")``.
-        k: Most documents per query, 1 to 1000.
+        k: Most documents per query, an int from 1 to 1000 (strictly: ``True`` and ``"5"``
+            are refused, not read as 1 and 5).
         filter: Metadata filter on value fields (see :mod:`memvault.filters`), or ``None``.
         search_kwargs: ``k`` and/or ``filter`` overriding the fields.
 
     Raises:
-        pydantic.ValidationError: If a field has the wrong type (e.g. ``namespace="users"``).
+        pydantic.ValidationError: If a field has the wrong type (e.g. ``namespace="users"``,
+            ``k="5"``).
         memvault.errors.InvalidNamespaceError: If the namespace has an empty segment; from
             ``invoke``, if the run lacks a value its template needs (the retriever fails
             closed, never searching a shared namespace).
@@ -92,7 +94,7 @@ class MemvaultRetriever(BaseRetriever):
         default=DEFAULT_NAMESPACE,
         description="Namespace or template, e.g. ('users', '{user_id}'), filled per run.",
     )
-    k: int = Field(default=4, description="Most documents per query.")
+    k: int = Field(default=4, strict=True, description="Most documents per query.")
     filter: dict[str, Any] | None = Field(default=None, description="Metadata filter.")
     search_kwargs: dict[str, Any] = Field(
         default_factory=dict, description="'k' and/or 'filter', overriding the fields."

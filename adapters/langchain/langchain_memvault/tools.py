@@ -14,7 +14,6 @@ falling back to a shared namespace.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -30,11 +29,17 @@ from memvault.memory_tools import (
     MEMORY_TOOLS,
     MemoryToolSpec,
     arun_memory_tool,
+    check_prefix,
     run_memory_tool,
     tool_spec,
 )
 
-_PREFIX = re.compile(r"[A-Za-z0-9_-]*")
+
+def _is_scalar(value: Any) -> bool:
+    """Whether a tool argument is a JSON scalar LangChain can print (an int within 64 bits)."""
+    if type(value) is int:
+        return -(2**63) <= value < 2**63
+    return value is None or type(value) in (str, float, bool)
 
 
 class MemoryTool(BaseTool):
@@ -100,10 +105,7 @@ class MemoryTool(BaseTool):
             )
         if (memory is None) == (store is None):
             raise InvalidArgumentError("give a memory tool either memory=... or store=...")
-        if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
-            raise InvalidArgumentError(
-                f"prefix may hold only letters, digits, '_' and '-', got {prefix!r}"
-            )
+        check_prefix(prefix)
         source = memory if memory is not None else store
         assert source is not None  # exactly one of them is given (checked above)
         memory = AgentMemory.of(source, namespace=namespace, ttl=ttl)
@@ -111,6 +113,29 @@ class MemoryTool(BaseTool):
         fields.setdefault("description", spec.description_for(memory.name))
         fields.setdefault("args_schema", spec.args_schema)
         super().__init__(memory=memory, spec=spec, prefix=prefix, **fields)
+
+    def run(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """``BaseTool.run``, arguments that are not plain JSON scalars checked first.
+
+        LangChain prints a tool's input for its callbacks before it checks the arguments, which
+        a list nested 5,000 deep does not survive (``RecursionError``); no memory tool takes a
+        list or a dict, so such arguments raise the schema's ``pydantic.ValidationError`` here,
+        as an argument of any other wrong type does a step later.
+
+        Raises:
+            pydantic.ValidationError: On such arguments; else as ``BaseTool.run`` raises.
+        """
+        self._check_unprintable(tool_input)
+        return super().run(tool_input, *args, **kwargs)
+
+    async def arun(self, tool_input: str | dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        """Async form of :meth:`run`: the same arguments, result and errors."""
+        self._check_unprintable(tool_input)
+        return await super().arun(tool_input, *args, **kwargs)
+
+    def _check_unprintable(self, tool_input: Any) -> None:
+        if isinstance(tool_input, dict) and not all(map(_is_scalar, tool_input.values())):
+            self.spec.args_schema.model_validate(tool_input)
 
     def _arguments(self, given: tuple[Any, ...], arguments: dict[str, Any]) -> dict[str, Any]:
         """The call's arguments by name.

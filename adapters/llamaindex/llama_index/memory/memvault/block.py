@@ -19,6 +19,7 @@ from llama_index.memory.memvault.messages import (
 from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
 from memvault.arguments import NOT_GIVEN, check_k
 from memvault.config import DEFAULT_NAMESPACE
+from memvault.namespace import check_template_value
 
 __all__ = ["DEFAULT_NAMESPACE", "MemvaultMemoryBlock", "agent_memory"]
 
@@ -82,7 +83,8 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
             wrapped in one with the options below.
-        user_id: Fills ``{user_id}`` in the namespace template.
+        user_id: Fills ``{user_id}`` in the namespace template: a non-empty str, or ``None``
+            for a template without it.
         namespace: Namespace template (store only); default ``("users", "{user_id}")``.
         similarity_top_k: Most memories recalled per turn, 1 to 1000 (store only); default 5.
         filter: Metadata filter for recall (store only; see :mod:`memvault.filters`).
@@ -110,8 +112,9 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             with an ``AgentMemory``, or ``similarity_top_k``, ``extractor``, ``name``,
             ``priority`` or ``background`` is invalid.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
-        InvalidNamespaceError: If the template needs a value that is missing (e.g.
-            ``user_id``), so a block without a user never reads a shared namespace.
+        InvalidNamespaceError: If ``user_id`` is not a non-empty str or ``None``, or the
+            template needs a value that is missing (e.g. ``user_id``), so a block without a user
+            never reads a shared namespace.
     """
 
     name: str = Field(default="memvault", description="The block's name.")
@@ -154,8 +157,8 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             raise InvalidArgumentError(
                 f"priority must be an int >= 0 (0 = never truncate), got {priority!r}"
             )
-        if user_id is not None and not isinstance(user_id, str):
-            raise InvalidArgumentError(f"user_id must be a str, got {type(user_id).__name__}")
+        if user_id is not None:
+            check_template_value("user_id", user_id)
         # Fail now, not at the first turn, on a template value that is not given.
         memory.scope({"user_id": user_id, "session_id": "session"})
         super().__init__(

@@ -7,12 +7,22 @@ from typing import Any
 
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks import CallbackManager
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import NodeWithScore, QueryBundle, QueryType, TextNode
 from llama_index.memory.memvault.block import agent_memory
 
-from memvault import AgentMemory, MemoryItem, MemoryStore
+from memvault import AgentMemory, InvalidArgumentError, MemoryItem, MemoryStore
 from memvault.arguments import NOT_GIVEN
+from memvault.errors import shown
 from memvault.namespace import format_namespace_path
+
+
+def _checked(query: Any) -> QueryType:
+    if not isinstance(query, (str, QueryBundle)):
+        raise InvalidArgumentError(
+            f"query must be a str or a llama_index QueryBundle, got {type(query).__name__} "
+            f"{shown(query)}"
+        )
+    return query
 
 
 def _node(item: MemoryItem) -> NodeWithScore:
@@ -58,7 +68,8 @@ class MemvaultRetriever(BaseRetriever):
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
-            with an ``AgentMemory``, or ``similarity_top_k`` is out of range.
+            with an ``AgentMemory``, or ``similarity_top_k`` is out of range; from
+            :meth:`retrieve`, on a query that is not a str or ``QueryBundle``.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is not given.
     """
@@ -79,6 +90,26 @@ class MemvaultRetriever(BaseRetriever):
         )
         self.scope = memory.scope({"user_id": user_id, "session_id": session_id})
         super().__init__(callback_manager=callback_manager)
+
+    def retrieve(self, str_or_query_bundle: QueryType) -> list[NodeWithScore]:
+        """Recall the nodes for a query (``BaseRetriever.retrieve``), the query checked first.
+
+        Args:
+            str_or_query_bundle: The query, a str or a ``QueryBundle``.
+
+        Returns:
+            Up to ``similarity_top_k`` nodes, most relevant first.
+
+        Raises:
+            InvalidArgumentError: If the query is neither a str nor a ``QueryBundle`` (LlamaIndex
+                takes anything else for a ``QueryBundle``: bytes failed with
+                ``AttributeError``), or is not UTF-8.
+        """
+        return super().retrieve(_checked(str_or_query_bundle))
+
+    async def aretrieve(self, str_or_query_bundle: QueryType) -> list[NodeWithScore]:
+        """Async form of :meth:`retrieve`: the same arguments, result and errors."""
+        return await super().aretrieve(_checked(str_or_query_bundle))
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Recall memories for the query (``BaseRetriever._retrieve``)."""

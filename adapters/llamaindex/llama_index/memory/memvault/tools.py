@@ -14,12 +14,13 @@ from llama_index.core.tools.types import ToolMetadata
 from llama_index.core.workflow import Context
 from llama_index.memory.memvault.block import MemvaultMemoryBlock
 
-from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
+from memvault import AgentMemory, MemoryScope, MemoryStore
 from memvault.arguments import NOT_GIVEN
 from memvault.memory_tools import (
     MEMORY_TOOLS,
     MemoryToolSpec,
     arun_memory_tool,
+    check_prefix,
     run_memory_tool,
     tool_spec,
 )
@@ -52,17 +53,17 @@ class MemvaultToolSpec(BaseToolSpec):
             none.
         namespace: Namespace template (store only); default ``("users", "{user_id}")``.
         prefix: Put before every tool name, e.g. ``"org_"`` gives ``org_remember``, so that
-            the tools of two memories can serve one agent.
+            the tools of two memories can serve one agent; letters, digits, ``_`` and ``-``
+            only (:func:`memvault.memory_tools.check_prefix`).
 
     Every bad input raises a :class:`memvault.MemvaultError`, arguments a model got wrong
     included (:class:`memvault.InvalidArgumentError` naming the argument: the tools validate
-    their arguments themselves with the schema LlamaIndex is shown); only LlamaIndex's own
-    layers (e.g. ``BaseRetriever.retrieve`` given something other than a string) raise
-    LlamaIndex's or pydantic's errors.
+    their arguments themselves with the schema LlamaIndex is shown).
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, ``namespace`` is given
-            with an ``AgentMemory``, or ``prefix`` is not a str.
+            with an ``AgentMemory``, or ``prefix`` has characters other than letters, digits,
+            ``_`` and ``-``.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
     """
 
@@ -77,12 +78,10 @@ class MemvaultToolSpec(BaseToolSpec):
         namespace: Sequence[str] = NOT_GIVEN,
         prefix: str = "",
     ) -> None:
-        if not isinstance(prefix, str):
-            raise InvalidArgumentError(f"prefix must be a str, got {type(prefix).__name__}")
+        self.prefix = check_prefix(prefix)
         self.memory = AgentMemory.of(memory_or_store, namespace=namespace)
         self.user_id = user_id
         self.session_id = session_id
-        self.prefix = prefix
 
     async def ascope(self, ctx: Context | None = None) -> MemoryScope:
         """The scope a call runs in: the run's ids, else the constructor's.
