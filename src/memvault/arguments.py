@@ -11,6 +11,7 @@ from typing import Any
 
 from memvault.errors import InvalidArgumentError, shown
 from memvault.model import SEARCH_MODES, SearchMode
+from memvault.namespace import is_utf8
 
 
 class _NotGiven:
@@ -80,3 +81,22 @@ def check_mode(mode: Any, served: tuple[SearchMode, ...] = SEARCH_MODES) -> Sear
             f"(a Chroma server, say); use {', '.join(map(repr, served))}"
         )
     return mode
+
+
+def check_query(query: Any) -> str | None:
+    """A search query as given: a UTF-8 ``str`` (blank allowed) or ``None``.
+
+    Args:
+        query: The query argument of a search or a recall.
+
+    Returns:
+        ``query`` unchanged.
+
+    Raises:
+        InvalidArgumentError: If ``query`` is neither (a lone surrogate is not UTF-8).
+    """
+    if query is not None and (not isinstance(query, str) or not is_utf8(query)):
+        raise InvalidArgumentError(
+            f"query must be a UTF-8 str or None, got {type(query).__name__} {shown(query)}"
+        )
+    return query

@@ -5,10 +5,13 @@ Porter-stemmed (:func:`fold`, by :data:`memvault.words.SEARCH_ANALYSER`, whose w
 stored format); :func:`terms_of` counts them. A query searches for any of its
 :func:`query_terms` (OR). Scores are Okapi BM25 (Robertson et al., TREC-3, 1994; :func:`bm25`)
 with the statistics of the **scope searched** (the records under the namespace prefix), so one
-user's ranking depends on that user's memories only, and so does its cost. The record file
-(:mod:`memvault.records`, SQLite FTS5 finds the records) and
+user's ranking depends on that user's memories only, and so does its cost. The statistics are
+the same on every backend: ``N`` and the mean length over every record stored under the
+prefix (expired ones not yet cleaned up included), a word's ``df`` over the live ones. The
+record file (:mod:`memvault.backends.sqlite`, SQLite FTS5 finds the records) and
 :class:`~memvault.backends.postgres.PostgresBackend` (a GIN index finds them, SQL scores them)
-both rank this way.
+both rank this way, and the contract checks both against one plain computation
+(:func:`memvault.testing.oracle.bm25_score`).
 """
 
 from __future__ import annotations

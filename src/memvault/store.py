@@ -22,6 +22,7 @@ from memvault.arguments import (
     NOT_GIVEN,
     check_count,
     check_mode,
+    check_query,
 )
 from memvault.backends.base import Backend
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
@@ -53,7 +54,7 @@ from memvault.model import (
     SearchRequest,
     record_id,
 )
-from memvault.namespace import is_utf8, validate_key, validate_namespace
+from memvault.namespace import validate_key, validate_namespace
 from memvault.periods import DATE_SLACK, named_periods
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin
@@ -563,10 +564,7 @@ class MemoryStore:
         clauses = normalize_filter(filter)
         check_count(limit, "limit", minimum=1)
         check_count(offset, "offset", minimum=0)
-        if query is not None and (not isinstance(query, str) or not is_utf8(query)):
-            raise InvalidArgumentError(
-                f"query must be a UTF-8 str or None, got {type(query).__name__} {query!r:.80}"
-            )
+        check_query(query)
         backend = self.backend
         mode = check_mode(self.default_mode if mode is None else mode, backend.search_modes)
         asked = query if query is not None and query.strip() else None

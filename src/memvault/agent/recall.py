@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from memvault.agent.validation import check_texts
-from memvault.errors import InvalidArgumentError, shown
+from memvault.arguments import check_query
 from memvault.filters import Filter
 from memvault.items import MemoryItem
 from memvault.model import Namespace
-from memvault.namespace import is_utf8
 from memvault.statements import memorable_text, memory_key
 from memvault.store import MemoryStore
 
@@ -47,10 +46,7 @@ def recall(
         InvalidArgumentError: If ``query`` is not a UTF-8 str or ``None``, or ``exclude`` is
             not a list of strings.
     """
-    if query is not None and (not isinstance(query, str) or not is_utf8(query)):
-        raise InvalidArgumentError(
-            f"query must be a UTF-8 str or None, got {type(query).__name__} {shown(query)}"
-        )
+    check_query(query)
     exclude = check_texts(exclude, "exclude", "the chat history's texts", utf8=False)
     if not (query and query.strip()):
         return []
