@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memvault.backends.base import Backend, with_records
+from memvault.backends.base import Backend
 from memvault.backends.sql import (
     HISTORY_COLUMNS,
     RECORD_COLUMNS,
@@ -356,31 +356,35 @@ def _cut(hits: Ranked, limit: int, wanted: int) -> Ranked | None:
     return None
 
 
-_CARRIED = "i.id, i.created, i.value, i.updated, i.expires"
-"""The columns a lexical or hybrid search's ranking reads of a record
-(:meth:`PostgresBackend.search`)."""
-
 _CARRIED_ROW = "(part, id, score, created, value, updated, expires)"
-"""A row of a lexical or hybrid search's statement: the ranking (0 exact dense, 1 HNSW, 2
-BM25), the record's id and score, and its columns, ``value`` as JSON text for the ranking's
-top rows only (``NULL`` below them)."""
+"""A row of a search statement that carries records (:meth:`PostgresBackend.search`): the
+ranking (0 exact dense, 1 HNSW, 2 BM25), the record's id, score and ``created``, and its
+value (JSON text), ``updated`` and ``expires`` for the ranking's top rows only (``NULL``
+below them)."""
 
 
-def _carried_of(ranked: str, carry: int, *, record: str | None = None) -> tuple[str, list[Any]]:
-    """The select list of a :data:`_CARRIED_ROW` without its part, and its parameter.
+def _carrying(ranked: str, carry: int, schema: str) -> tuple[str, str, list[Any]]:
+    """The select list and joins that make ``ranked``'s rows :data:`_CARRIED_ROW`.
 
-    Args:
-        ranked: The alias of the ranking's rows (``id``, ``score``).
-        carry: How many of the best rows (by score, ties by id) carry their value.
-        record: The alias of the record's columns, if not ``ranked``.
+    ``ranked`` is a subquery's alias with columns ``id``, ``created``, ``score`` and ``rank``
+    (1 for the best, by score, ties by id); the record's other columns are read by its id
+    for the top ``carry`` rows only (a lateral join whose condition on ``rank`` is checked
+    before the read: rankings sort narrow rows, and only the records a page may show are
+    read).
+
+    Returns:
+        ``(select list without the part, FROM-clause tail, its parameters)``.
     """
-    r = record or ranked
     return (
-        f"{ranked}.id, {ranked}.score, {r}.created, CASE WHEN row_number() OVER "
-        f"(ORDER BY {ranked}.score DESC, {ranked}.id) <= %s THEN {r}.value::text END, "
-        f"{r}.updated, {r}.expires",
+        f"{ranked}.id, {ranked}.score, {ranked}.created, c.value::text, c.updated, c.expires",
+        f"LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires FROM {schema}.items i "
+        f"WHERE i.id = {ranked}.id AND {ranked}.rank <= %s) AS c ON TRUE",
         [carry],
     )
+
+
+_RANK = "row_number() OVER (ORDER BY {0}.score DESC, {0}.id) AS rank"
+"""A ranking row's place (1 for the best, ties by id), for :func:`_carrying`."""
 
 
 def _rows_carrying_records(rows: Sequence[Sequence[Any]]) -> dict[str, Sequence[Any]]:
@@ -1003,7 +1007,7 @@ class PostgresBackend(Backend):
                 f"WITH {ctes} SELECT 2, b.* FROM ({select}) AS b", [*cte_params, *select_params]
             )
             ranked = _by_score([(row[1], row[2]) for row in rows])
-            return self._with_carried(ranked[r.offset :], rows)
+            return list(self._with_carried(ranked[r.offset :], rows))
         assert r.embedding is not None
         embedding = r.embedding
         vector = unit_vectors([embedding])[0]
@@ -1024,9 +1028,9 @@ class PostgresBackend(Backend):
 
         top = (dense, lexical)
         page = hybrid_page(top, dense_below, offset=r.offset, limit=r.limit, dated=dated)
-        return self._with_carried(page, rows)
+        return list(self._with_carried(page, rows))
 
-    def _with_carried(self, ranked: Ranked, rows: Sequence[Sequence[Any]]) -> Page:
+    def _with_carried(self, ranked: Ranked, rows: Sequence[Sequence[Any]]) -> Found:
         """``ranked`` with each record: from the ``rows`` carrying it, else read by :meth:`get`.
 
         Records gone since their ranking are left out, as :func:`with_records` does.
@@ -1051,12 +1055,12 @@ class PostgresBackend(Backend):
         bm25 = self._bm25_parts(r.query, r.prefix, r.clauses, r.now, limit, carry)
         if bm25 is None:
             size, nearest, params = self._nearest(
-                vector, r.prefix, r.clauses, r.now, limit, _CARRIED, carry=carry
+                vector, r.prefix, r.clauses, r.now, limit, carry=carry
             )
             return f"WITH {size} {nearest}", params
         ctes, cte_params, select, select_params = bm25
         _, nearest, params = self._nearest(
-            vector, r.prefix, r.clauses, r.now, limit, _CARRIED, counted="scope", carry=carry
+            vector, r.prefix, r.clauses, r.now, limit, counted="scope", carry=carry
         )
         return (
             f"WITH {ctes} {nearest} UNION ALL SELECT 2, b.* FROM ({select}) AS b",
@@ -1100,15 +1104,10 @@ class PostgresBackend(Backend):
             ``(record, cosine similarity)`` pairs, most similar first, ties by id.
         """
         vector = unit_vectors([embedding])[0]
-        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, RECORD_COLUMNS)
+        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, carry=limit)
         rows = self._fetch(f"WITH {size} {nearest}", params)
-        records = {row[1]: record_of_row(row[1:-1]) for row in rows}
-        ranked = self._dense_ranking(
-            [(row[0], row[1], row[-1]) for row in rows], vector, prefix, clauses, now, limit
-        )
-        if all(item_id in records for item_id, _ in ranked):
-            return [(records[item_id], score) for item_id, score in ranked]
-        return with_records(self, ranked)
+        ranked = self._dense_ranking([row[:3] for row in rows], vector, prefix, clauses, now, limit)
+        return self._with_carried(ranked, rows)
 
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
@@ -1166,7 +1165,7 @@ class PostgresBackend(Backend):
             ``(dense, lexical)``; ``lexical`` is ``[]`` without a query (or its words).
         """
         vector = unit_vectors([embedding])[0]
-        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit, "i.id")
+        size, nearest, params = self._nearest(vector, prefix, clauses, now, limit)
         parts = [nearest]
         bm25 = None if query is None else self._bm25(query, prefix, clauses, now, limit)
         if bm25 is not None:
@@ -1212,7 +1211,9 @@ class PostgresBackend(Backend):
         """
         while True:
             rows = self._fetch(*self._index_nearest(vector, prefix, clauses, now, wanted))
-            complete = _cut(_by_score(rows), limit, wanted)
+            complete = _cut(
+                _by_score([(item_id, score) for item_id, _, score in rows]), limit, wanted
+            )
             if complete is not None:
                 return complete
             wanted *= 2
@@ -1226,12 +1227,11 @@ class PostgresBackend(Backend):
         clauses: Clauses,
         now: float,
         limit: int,
-        columns: str,
         *,
         counted: str | None = None,
         carry: int | None = None,
     ) -> tuple[str, str, list[Any]]:
-        """SQL of a dense ranking: a ``size`` CTE, and rows ``(part, *columns, score)``.
+        """SQL of a dense ranking: a ``size`` CTE, and rows ``(part, id, score)``.
 
         Part 0 is the exact ranking's top ``limit`` where the scope holds at most
         ``exact_scope`` live records, part 1 the HNSW ranking's ``limit + 1`` where it holds
@@ -1239,9 +1239,8 @@ class PostgresBackend(Backend):
 
         ``counted`` names a CTE of the statement that counts the scope's live records as
         ``live`` (a BM25 ranking's ``scope``); without it, the ``size`` CTE returned counts
-        them.
-        With ``carry`` (and ``columns`` :data:`_CARRIED`) the rows are :data:`_CARRIED_ROW`,
-        the value read for the ranking's top ``carry`` only.
+        them. With ``carry`` the rows are :data:`_CARRIED_ROW`, the records of the ranking's
+        top ``carry`` read with it (:func:`_carrying`).
 
         Returns:
             ``(the CTE or "", the ranking's SELECT, their parameters)``.
@@ -1250,16 +1249,25 @@ class PostgresBackend(Backend):
         if counted is None:
             size, size_params = self._scope_size(prefix, now)
             cte, counted = f"size AS MATERIALIZED ({size})", "size"
-        exact, exact_params = self._exact_nearest(vector, prefix, clauses, now, limit, columns)
-        index, index_params = self._index_nearest(vector, prefix, clauses, now, limit + 1, columns)
+        exact = self._exact_nearest(vector, prefix, clauses, now, limit)
+        index = self._index_nearest(vector, prefix, clauses, now, limit + 1)
         parts = []
-        for part, (sql, params) in enumerate(((exact, exact_params), (index, index_params))):
-            picked, picked_params = ("r.*", []) if carry is None else _carried_of("r", carry)
+        for part, (sql, params) in enumerate((exact, index)):
+            branch = f"(SELECT live FROM {counted}) {'<=' if part == 0 else '>'} %s"
+            if carry is None:
+                parts.append(
+                    (
+                        f"SELECT {part}, r.id, r.score FROM ({sql}) AS r WHERE {branch}",
+                        [*params, self.exact_scope],
+                    )
+                )
+                continue
+            picked, joined, picked_params = _carrying("r", carry, self.schema)
             parts.append(
                 (
-                    f"SELECT {part}, {picked} FROM ({sql}) AS r "
-                    f"WHERE (SELECT live FROM {counted}) {'<=' if part == 0 else '>'} %s",
-                    [*picked_params, *params, self.exact_scope],
+                    f"SELECT {part}, {picked} FROM (SELECT n.*, {_RANK.format('n')} "
+                    f"FROM ({sql}) AS n) AS r {joined} WHERE {branch}",
+                    [*params, *picked_params, self.exact_scope],
                 )
             )
         return (
@@ -1287,15 +1295,15 @@ class PostgresBackend(Backend):
         clauses: Clauses,
         now: float,
         limit: int,
-        columns: str,
     ) -> tuple[str, list[Any]]:
-        """SQL ranking the scope's matching records exactly: ``(*columns, score)``, best first.
+        """SQL ranking the scope's matching records exactly: ``(id, created, score)``, best first.
 
-        The score expression is not the index's operator, so Postgres ranks exactly.
+        The score expression is not the index's operator, so Postgres ranks exactly; the rows
+        sorted are narrow (a record's other columns are read for the top only, by id).
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
-            f"SELECT {columns}, -(i.embedding <#> %s::vector) AS score "
+            "SELECT i.id, i.created, -(i.embedding <#> %s::vector) AS score "
             f"FROM {self.schema}.items i WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
             [vector, *params, limit],
         )
@@ -1307,15 +1315,14 @@ class PostgresBackend(Backend):
         clauses: Clauses,
         now: float,
         limit: int,
-        columns: str = "i.id",
     ) -> tuple[str, list[Any]]:
-        """SQL asking the HNSW index for ``limit`` matching records: ``(*columns, score)``.
+        """SQL asking the HNSW index for ``limit`` matching records: ``(id, created, score)``.
 
         In the index's relaxed order (sort them); see :data:`_SCAN_SETTINGS`.
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
-            f"SELECT {columns}, -(i.embedding <#> %s::vector) AS score "
+            "SELECT i.id, i.created, -(i.embedding <#> %s::vector) AS score "
             f"FROM {self.schema}.items i WHERE {condition} ORDER BY i.embedding <=> %s::vector "
             "LIMIT %s",
             [vector, *params, vector, limit],
@@ -1373,10 +1380,9 @@ class PostgresBackend(Backend):
         # every record of the store holding a query word, a cost growing with other users'
         # memories. A larger scope is found by the GIN index. One branch runs (a one-time
         # filter on the scope's count).
-        kept = f"i.id, i.words, i.length::float8, ({where}) AS kept"
-        if carry is not None:
-            kept += ", i.created, i.value, i.updated, i.expires"
-        found = f"SELECT {kept} FROM {t}.items i"
+        found = (
+            f"SELECT i.id, i.created, i.words, i.length::float8, ({where}) AS kept FROM {t}.items i"
+        )
         stored, stored_params = under(prefix, "i.ns", "%s")
         ctes = f"""scope AS (
                 SELECT count(*)::float8 AS n, coalesce(avg(i.length), 0)::float8 AS mean,
@@ -1389,7 +1395,8 @@ class PostgresBackend(Backend):
                 {found} WHERE i.words @@ %s::tsquery AND {scope}
                     AND (SELECT live FROM scope) > %s
             ), terms AS (
-                SELECT f.id, f.kept, f.length, w.lexeme, cardinality(w.positions)::float8 AS tf
+                SELECT f.id, f.created, f.kept, f.length, w.lexeme,
+                    cardinality(w.positions)::float8 AS tf
                 FROM found f,
                 unnest(ts_filter(setweight(f.words, 'A', %s::text[]), '{{a}}')) AS w
             ), rarity AS (
@@ -1409,17 +1416,22 @@ class PostgresBackend(Backend):
             self.exact_scope,
             words,
         ]
-        select = """SELECT t.id, sum(r.idf * t.tf * (%s + 1)
+        score = """sum(r.idf * t.tf * (%s + 1)
                 / (t.tf + %s * (1 - %s + %s * t.length / greatest(s.mean, 1)))
-                ORDER BY t.lexeme) AS score
-            FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept
-            GROUP BY t.id ORDER BY score DESC, t.id LIMIT %s"""
-        select_params: list[Any] = [BM25_K1, BM25_K1, BM25_B, BM25_B, limit]
-        if carry is not None:
-            picked, picked_params = _carried_of("b", carry, record="f")
-            select = f"SELECT {picked} FROM ({select}) AS b JOIN found f USING (id)"
-            select_params = [*picked_params, *select_params]
-        return ctes, cte_params, select, select_params
+                ORDER BY t.lexeme)"""
+        ranked = (
+            "FROM terms t JOIN rarity r USING (lexeme), scope s WHERE t.kept "
+            "GROUP BY t.id, t.created ORDER BY score DESC, t.id LIMIT %s"
+        )
+        constants: list[Any] = [BM25_K1, BM25_K1, BM25_B, BM25_B]
+        if carry is None:
+            return ctes, cte_params, f"SELECT t.id, {score} AS score {ranked}", [*constants, limit]
+        picked, joined, picked_params = _carrying("b", carry, t)
+        select = (
+            f"SELECT {picked} FROM (SELECT n.*, {_RANK.format('n')} FROM (SELECT t.id, "
+            f"t.created, {score} AS score {ranked}) AS n) AS b {joined}"
+        )
+        return ctes, cte_params, select, [*constants, limit, *picked_params]
 
     def count(self, prefix: Namespace, *, now: float) -> int:
         """How many live records lie under ``prefix``."""
