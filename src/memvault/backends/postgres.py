@@ -368,9 +368,10 @@ def _carrying(ranked: str, carry: int, schema: str) -> tuple[str, str, list[Any]
 
     ``ranked`` is a subquery's alias with columns ``id``, ``created``, ``score`` and ``rank``
     (1 for the best, by score, ties by id); the record's other columns are read by its id
-    for the top ``carry`` rows only (a lateral join whose condition on ``rank`` is checked
-    before the read: rankings sort narrow rows, and only the records a page may show are
-    read).
+    for the top ``carry`` rows only: a lateral join whose condition on ``rank`` is a one-time
+    filter checked before the read (``OFFSET 0`` keeps the planner from flattening it into a
+    filter after the read), so rankings sort narrow rows and only the records a page may
+    show are read.
 
     Returns:
         ``(select list without the part, FROM-clause tail, its parameters)``.
@@ -378,7 +379,7 @@ def _carrying(ranked: str, carry: int, schema: str) -> tuple[str, str, list[Any]
     return (
         f"{ranked}.id, {ranked}.score, {ranked}.created, c.value::text, c.updated, c.expires",
         f"LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires FROM {schema}.items i "
-        f"WHERE i.id = {ranked}.id AND {ranked}.rank <= %s) AS c ON TRUE",
+        f"WHERE i.id = {ranked}.id AND {ranked}.rank <= %s OFFSET 0) AS c ON TRUE",
         [carry],
     )
 
