@@ -187,6 +187,9 @@ class MemoryItem(BaseModel):
     ) -> MemoryItem:
         """The item a backend's record holds, with a search's score if it was found by one.
 
+        Not validated again: a record holds what the store validated when it was written,
+        and a read should not pay for checking it twice.
+
         Args:
             record: As a backend stores it.
             score: The search's score, or ``None``.
@@ -195,7 +198,7 @@ class MemoryItem(BaseModel):
         Returns:
             The item.
         """
-        return cls(
+        return cls.model_construct(
             namespace=record.namespace,
             key=record.key,
             value=record.value,
