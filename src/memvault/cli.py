@@ -25,7 +25,9 @@ import datetime
 import enum
 import importlib.metadata
 import json
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -329,11 +331,11 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text}"), markup=False)
 
 
-def _done(payload: dict[str, Any], as_json: bool, text: str) -> None:
+def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
     if as_json:
-        out.print_json(json.dumps(payload, ensure_ascii=False))
+        to.print_json(json.dumps(payload, ensure_ascii=False))
     else:
-        out.print(text, markup=False)
+        to.print(text, markup=False)
 
 
 def _absent(key: str, namespace: str) -> typer.Exit:
@@ -610,15 +612,34 @@ def history(
 @app.command("export")
 def export_items(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON Lines file to write.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="JSON Lines file to write; - for stdout.")
+    ],
     namespace: PrefixOption = "",
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Export memories to JSON Lines.
+    """Export memories to JSON Lines, in FILE or on stdout (-).
 
-    Each line holds one memory: text, metadata, namespace, times and expiry.
+    Each line holds one memory: text, metadata, namespace, times and expiry; then the history
+    of each key. A FILE that exists is replaced only with --force. With -, the file goes to
+    stdout and what was exported is said on stderr.
     """
+    if str(file) == "-":
+        with tempfile.TemporaryDirectory() as folder:
+            written = Path(folder) / "export.jsonl"
+            count = _existing(ctx, path).export_jsonl(written, _prefix(namespace))
+            sys.stdout.flush()
+            with written.open("rb") as lines:  # UTF-8 as the file is, whatever the locale
+                shutil.copyfileobj(lines, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        _done({"exported": count, "file": "-"}, as_json, f"exported {count} memories", to=err)
+        return
+    if file.is_file() and not force:
+        raise InvalidArgumentError(
+            f"FILE {file} exists; give --force to replace it, or name another file"
+        )
     count = _existing(ctx, path).export_jsonl(file, _prefix(namespace))
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
