@@ -7,6 +7,10 @@ for machine-readable output; ``memvault --dsn postgresql://... COMMAND`` (or ``$
 keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`), in the
 schema ``memvault`` unless ``--schema`` (or ``$MEMVAULT_SCHEMA``) names another.
 
+What a store holds is printed terminal-safe: each control character of a namespace, key,
+speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), so a stored
+memory can neither forge an output line nor drive the terminal.
+
 Every error is one line on stderr starting with ``error:``, never a traceback. A usage error (an
 unknown option or command, a missing argument, an option value of the wrong type or out of
 range) exits with status 2, as click's usage errors do; anything else wrong (a missing file,
@@ -21,7 +25,9 @@ import datetime
 import enum
 import importlib.metadata
 import json
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -53,6 +59,19 @@ _ClickException: Any = _UsageError.__base__
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+_NAMED_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
+_ESCAPES = {
+    code: _NAMED_ESCAPES.get(code, f"\\x{code:02x}")
+    for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))
+}
+"""Every control character (C0, DEL, C1) and how it is shown."""
+
+
+def _shown(text: str) -> str:
+    r"""``text`` safe to print: each control character escaped (``\n``, ``\x1b``, ``\x9b``)."""
+    return text.translate(_ESCAPES)
 
 
 def _error(message: str) -> None:
@@ -309,14 +328,14 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         where = f"{format_namespace_path(item.namespace)} {item.key}"
         speaker = item.value.get("speaker")
         said = f"{speaker}: " if isinstance(speaker, str) else ""
-        out.print(f"{rank:>2}. {score}[{where}] {said}{item.text}", markup=False)
+        out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text}"), markup=False)
 
 
-def _done(payload: dict[str, Any], as_json: bool, text: str) -> None:
+def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
     if as_json:
-        out.print_json(json.dumps(payload, ensure_ascii=False))
+        to.print_json(json.dumps(payload, ensure_ascii=False))
     else:
-        out.print(text, markup=False)
+        to.print(text, markup=False)
 
 
 def _absent(key: str, namespace: str) -> typer.Exit:
@@ -522,7 +541,7 @@ def namespaces(
         prefix=_prefix(prefix), max_depth=max_depth, limit=MAX_COUNT
     )
     paths = [format_namespace_path(ns) for ns in found]
-    _done({"namespaces": paths}, as_json, "\n".join(paths) or "no namespaces")
+    _done({"namespaces": paths}, as_json, "\n".join(map(_shown, paths)) or "no namespaces")
 
 
 @app.command()
@@ -582,8 +601,10 @@ def history(
         return
     for entry in entries:
         out.print(
-            f"{_time(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
-            f"{_text(entry.before)} -> {_text(entry.after)}",
+            _shown(
+                f"{_time(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
+                f"{_text(entry.before)} -> {_text(entry.after)}"
+            ),
             markup=False,
         )
 
@@ -591,15 +612,34 @@ def history(
 @app.command("export")
 def export_items(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON Lines file to write.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="JSON Lines file to write; - for stdout.")
+    ],
     namespace: PrefixOption = "",
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Export memories to JSON Lines.
+    """Export memories to JSON Lines, in FILE or on stdout (-).
 
-    Each line holds one memory: text, metadata, namespace, times and expiry.
+    Each line holds one memory: text, metadata, namespace, times and expiry; then the history
+    of each key. A FILE that exists is replaced only with --force. With -, the file goes to
+    stdout and what was exported is said on stderr.
     """
+    if str(file) == "-":
+        with tempfile.TemporaryDirectory() as folder:
+            written = Path(folder) / "export.jsonl"
+            count = _existing(ctx, path).export_jsonl(written, _prefix(namespace))
+            sys.stdout.flush()
+            with written.open("rb") as lines:  # UTF-8 as the file is, whatever the locale
+                shutil.copyfileobj(lines, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        _done({"exported": count, "file": "-"}, as_json, f"exported {count} memories", to=err)
+        return
+    if file.is_file() and not force:
+        raise InvalidArgumentError(
+            f"FILE {file} exists; give --force to replace it, or name another file"
+        )
     count = _existing(ctx, path).export_jsonl(file, _prefix(namespace))
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
@@ -633,8 +673,8 @@ def stats(ctx: typer.Context, path: StorePath = None, as_json: AsJson = False) -
         f"{total} {'memory' if total == 1 else 'memories'} in {len(counts)} "
         f"{'namespace' if len(counts) == 1 else 'namespaces'}"
     ]
-    lines += [f"  {ns}: {n}" for ns, n in counts.items()]
-    lines.append(f"embedder: {info.get('embedder')} (dim {info.get('dim')})")
+    lines += [_shown(f"  {ns}: {n}") for ns, n in counts.items()]
+    lines.append(_shown(f"embedder: {info.get('embedder')} (dim {info.get('dim')})"))
     _done(payload, as_json, "\n".join(lines))
 
 

@@ -212,7 +212,7 @@ class MemoryStore:
                 else (DEFAULT_SEARCH_MODE if DEFAULT_SEARCH_MODE in served else "dense"),
                 served,
             )
-            self._check_embedder()
+            self._record_or_check_embedder()
         except BaseException:
             backend.close()
             raise
@@ -233,7 +233,14 @@ class MemoryStore:
             raise StoreClosedError("this MemoryStore was closed; open a new one to use it")
         return self._backend
 
-    def _check_embedder(self) -> None:
+    def _record_or_check_embedder(self) -> None:
+        """Record the embedder (name, dim, fingerprint) in a new store, else check it.
+
+        A store recorded before fingerprints were kept gets this embedder's.
+
+        Raises:
+            EmbedderMismatchError: If the recorded name, dim or fingerprint differs.
+        """
         probe = self._embed([FINGERPRINT_PROBE])[0]
         wanted = {
             "embedder": self.embedder.name,

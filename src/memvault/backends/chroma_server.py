@@ -188,12 +188,12 @@ class ChromaServerBackend(Backend):
             )
             for r, old in zip(records, previous)
         ]
-        carried = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
+        imported_ids = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
         kept = [
             entry
-            for start in range(0, len(carried), 100)
+            for start in range(0, len(imported_ids), 100)
             for entry in _ordered(
-                self._history_pages({"mv.id": {"$in": carried[start : start + 100]}})
+                self._history_pages({"mv.id": {"$in": imported_ids[start : start + 100]}})
             )
         ]
         entries = entries_of_upsert(records, previous, now=now, change=change, kept=kept)

@@ -102,7 +102,7 @@ class LocalBackend(Backend):
         self.drain_at = drain_at
         self.records = self._open_records(records_path)
         try:
-            self._check_against_index()
+            self._bring_in_step_with_index()
         except BaseException:
             self.records.close()
             raise
@@ -129,7 +129,7 @@ class LocalBackend(Backend):
             )
             return RecordFile(path)
 
-    def _check_against_index(self) -> None:
+    def _bring_in_step_with_index(self) -> None:
         """Bring the record file and the index in step when a store opens.
 
         The record file is rebuilt from the index if it is new, emptied or older than it;

@@ -438,7 +438,8 @@ class RecordFile:
         with self._use():
             listed = self._db.execute(
                 "SELECT '[' || group_concat(namespace, ',') || ']' FROM (SELECT namespace "
-                f"FROM namespaces WHERE (lasting > 0 OR expires_max > ?) AND {scope} ORDER BY ns)",
+                "FROM namespaces WHERE (without_expiry > 0 OR expires_max > ?) "
+                f"AND {scope} ORDER BY ns)",
                 [now, *params],
             ).fetchone()[0]
         return [tuple(namespace) for namespace in json.loads(listed or "[]")]

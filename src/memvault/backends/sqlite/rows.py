@@ -105,7 +105,7 @@ def remove(db: sqlite3.Connection, rowid: int) -> None:
 def recount(db: sqlite3.Connection, ns_keys: Iterable[str]) -> None:
     """Bring the ``namespaces`` rows of ``ns_keys`` in step with ``items``.
 
-    Each row counts a namespace's records, those that never expire (``lasting``), the latest
+    Each row counts a namespace's records, those that never expire (``without_expiry``), the latest
     expiry of the others and their length in words, so listing namespaces and the BM25
     statistics of a scope come from one small table.
 

@@ -5,8 +5,10 @@ Tables: ``items`` and the FTS5 ``docs`` of their words, ``namespaces``, ``histor
 (:mod:`memvault.backends.sqlite.outbox`), ``meta`` (:mod:`memvault.backends.sqlite.meta`).
 The ``history`` table came without a schema bump (``CREATE TABLE IF NOT EXISTS``): a file
 written before it opens as it is and starts keeping history. Schema 3 added the words columns
-and made the FTS5 index hold folded words; a schema-2 file is migrated in place when it is
-opened (:data:`MIGRATIONS`, run by :func:`memvault.backends.sql.migrate`).
+and made the FTS5 index hold folded words; schema 4 named the count of a namespace's records
+that never expire ``without_expiry`` (was ``lasting``). A file of an older schema is migrated
+in place when it is opened, inside the opening transaction (:data:`MIGRATIONS`, run by
+:func:`memvault.backends.sql.migrate`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,14 @@ from memvault.backends.sqlite import meta
 from memvault.backends.sqlite.rows import index_words, recount
 from memvault.backends.sqlite.terms import stored_words
 
-SCHEMA_VERSION = 3
-"""The schema this memvault writes, kept in ``meta.schema``."""
+SCHEMA_VERSION = 4
+"""The schema this memvault writes, kept in ``meta.schema``.
+
+2: the FTS5 index held raw text, ranked by its ``bm25()``. 3: each record's words
+(``items.length``, ``items.terms``) and each namespace's (``namespaces.words``), the FTS5
+index of folded words. 4: ``namespaces.without_expiry`` (was ``lasting``), how many of a
+namespace's records never expire.
+"""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS items (
@@ -45,7 +53,7 @@ CREATE TABLE IF NOT EXISTS namespaces (
     ns TEXT PRIMARY KEY,
     namespace TEXT NOT NULL,
     items INTEGER NOT NULL,
-    lasting INTEGER NOT NULL,
+    without_expiry INTEGER NOT NULL,
     expires_max REAL,
     words INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
@@ -88,7 +96,7 @@ _COLUMNS = {
         "length",
         "terms",
     },
-    "namespaces": {"ns", "namespace", "items", "lasting", "expires_max", "words"},
+    "namespaces": {"ns", "namespace", "items", "without_expiry", "expires_max", "words"},
     "outbox": {"id", "seq"},
     "quarantine": {"id", "reason"},
     "meta": {"name", "value"},
@@ -107,9 +115,12 @@ def create(db: sqlite3.Connection) -> None:
     for statement in _TABLES.split(";"):
         if statement.strip():
             db.execute(statement)
-    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms"}:
+    found = _version_of_tables(db)
+    if found < SCHEMA_VERSION:
         steps = {version: functools.partial(step, db) for version, step in MIGRATIONS.items()}
-        migrate(2, steps, SCHEMA_VERSION)
+        migrate(found, steps, SCHEMA_VERSION)
+        if meta.read(db, "schema") is not None:
+            meta.write(db, "schema", str(SCHEMA_VERSION))
     db.execute(_DOCS)
 
 
@@ -132,6 +143,18 @@ def check(db: sqlite3.Connection) -> None:
     schema = meta.read(db, "schema")
     if schema is not None and schema != str(SCHEMA_VERSION):
         raise sqlite3.DatabaseError(f"schema version {schema}, not {SCHEMA_VERSION}")
+
+
+def _version_of_tables(db: sqlite3.Connection) -> int:
+    """The schema the file's tables have, told by their columns (a new file's are the latest).
+
+    The columns, not ``meta.schema``, which a file gets only once it is built.
+    """
+    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms"}:
+        return 2
+    if "lasting" in _columns(db, "namespaces"):
+        return 3
+    return SCHEMA_VERSION
 
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
@@ -166,9 +189,17 @@ def _to_3(db: sqlite3.Connection) -> None:
             break
         last = rows[-1][0]
     recount(db, (row[0] for row in db.execute("SELECT ns FROM namespaces").fetchall()))
-    if meta.read(db, "schema") is not None:
-        meta.write(db, "schema", "3")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3}
+def _to_4(db: sqlite3.Connection) -> None:
+    """Bring a schema-3 file to schema 4, inside the opening transaction.
+
+    Renames ``namespaces.lasting`` to ``without_expiry``; its counts and every other row are
+    kept as they are. ``RENAME COLUMN`` needs SQLite 3.25; memvault runs on 3.35 or later,
+    the floor of chromadb, which refuses an older SQLite at import.
+    """
+    db.execute("ALTER TABLE namespaces RENAME COLUMN lasting TO without_expiry")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3, 4: _to_4}
 """``{version: step}``: each step turns a file of the version before into this version."""

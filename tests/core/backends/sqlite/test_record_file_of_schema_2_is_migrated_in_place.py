@@ -2,7 +2,8 @@
 
 Schema 3 keeps each record's words for BM25 with the statistics of the searched namespace; a
 schema-2 file (FTS5 ``porter`` index of the raw text, no word columns) gains them at open, with
-its records, history and namespaces kept and lexical search working at once.
+its records, history and namespaces kept and lexical search working at once; it is then taken
+on to the latest schema (4: ``namespaces.lasting`` named ``without_expiry``).
 """
 
 import sqlite3
@@ -14,10 +15,11 @@ NS = ("users", "alice")
 
 
 def make_schema_2(path):
-    """Turn a schema-3 record file into the layout memvault 0.x wrote before schema 3."""
+    """Turn a record file of the latest schema into the layout memvault 0.x wrote before 3."""
     db = sqlite3.connect(path)
     db.executescript(
         """
+        ALTER TABLE namespaces RENAME COLUMN without_expiry TO lasting;
         ALTER TABLE items DROP COLUMN length;
         ALTER TABLE items DROP COLUMN terms;
         ALTER TABLE namespaces DROP COLUMN words;
