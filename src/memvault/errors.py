@@ -91,6 +91,13 @@ class BackendError(MemvaultError):
     """A backend service refused an operation; the message carries its reason."""
 
 
+class StoreVersionError(BackendError):
+    """The store was written by a newer memvault (a schema above this one's): upgrade memvault.
+
+    The store is left as it is: nothing is migrated back, moved aside or rebuilt.
+    """
+
+
 class MemvaultWarning(UserWarning):
     """Something memvault repaired on its own, e.g. a damaged record file it rebuilt."""
 

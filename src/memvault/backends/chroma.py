@@ -51,6 +51,7 @@ from memvault.errors import (
     StoreBusyError,
     StoreClosedError,
     StoreDamagedError,
+    StoreVersionError,
 )
 from memvault.model import Clauses, Namespace, Ranked, Record, Vector, Vectors
 
@@ -537,6 +538,8 @@ class ChromaBackend(LocalBackend):
             with index.opening():
                 try:
                     super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
+                except StoreVersionError:
+                    raise  # the record file is a newer memvault's: nothing to rebuild
                 except BackendError as error:
                     if folder is None:
                         raise

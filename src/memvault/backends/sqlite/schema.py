@@ -22,6 +22,7 @@ from memvault.backends.sql import migrate
 from memvault.backends.sqlite import meta
 from memvault.backends.sqlite.rows import index_words, recount
 from memvault.backends.sqlite.terms import stored_words
+from memvault.errors import StoreVersionError
 
 SCHEMA_VERSION = 4
 """The schema this memvault writes, kept in ``meta.schema``.
@@ -111,10 +112,21 @@ def create(db: sqlite3.Connection) -> None:
 
     Args:
         db: The record file's connection, in the transaction that opens it.
+
+    Raises:
+        StoreVersionError: If a newer memvault wrote the file (its ``meta.schema`` is above
+            :data:`SCHEMA_VERSION`): it is refused as it is, not taken for damage and
+            rebuilt, which would lose its history.
     """
     for statement in _TABLES.split(";"):
         if statement.strip():
             db.execute(statement)
+    stored = meta.read(db, "schema")
+    if stored is not None and stored.isdigit() and int(stored) > SCHEMA_VERSION:
+        raise StoreVersionError(
+            f"the record file is of schema {stored}, written by a newer memvault; this one "
+            f"reads schemas up to {SCHEMA_VERSION}: upgrade memvault to open it"
+        )
     found = _version_of_tables(db)
     if found < SCHEMA_VERSION:
         steps = {version: functools.partial(step, db) for version, step in MIGRATIONS.items()}
