@@ -764,12 +764,12 @@ class BackendTests(ContractBase):
         assert {e.namespace for e in backend.history_under(("u",))} == set(spaces[:3])
         assert len(list(backend.history_under(()))) == 5
 
-    def test_carried_history_is_written_once_as_given(self, backend: Backend) -> None:
-        """Carried entries (an import's) are kept as they are, in place of the write's own.
+    def test_imported_history_is_written_once_as_given(self, backend: Backend) -> None:
+        """Imported entries (``Change.imported_history``) stand in place of the write's own.
 
-        A key with carried entries gets none of its own; a key with no record (deleted) keeps
-        its carried entries; carrying the same entries again adds nothing, while an entry
-        repeated in one carry is kept as often.
+        They are kept as they are. A key with imported entries gets none of its own; a key
+        with no record (deleted) keeps its imported entries; importing the same entries again
+        adds nothing, while an entry repeated in one import is kept as often.
         """
         ns, vector = ("u",), _vector(self, "tea", 1.0)
         live = [
@@ -783,9 +783,9 @@ class BackendTests(ContractBase):
         ]
         record = Record(ns, "k", {"text": "b"}, T0, T0 + 1, None)
         other = Record(ns, "new", {"text": "n"}, T0, T0, None)
-        carry = Change("import", imported_history=(*live, *gone))
+        imported = Change("import", imported_history=(*live, *gone))
         for _ in range(2):
-            backend.upsert([record, other], [vector, vector], now=NOW, change=carry)
+            backend.upsert([record, other], [vector, vector], now=NOW, change=imported)
             assert backend.history(ns, "k") == live
             assert backend.history(ns, "old") == gone
         assert [e.event for e in backend.history(ns, "new")] == ["add", "update"]

@@ -35,7 +35,7 @@ class NewCreatedAt(InMemoryBackend):
         return super().upsert(records, embeddings, now=now, change=change)
 
 
-class ForgetsCarriedHistory(InMemoryBackend):
+class ForgetsImportedHistory(InMemoryBackend):
     """Drops the history an import carries."""
 
     def upsert(self, records, embeddings, *, now, change):
@@ -115,9 +115,9 @@ class TestStringPrefix(BackendTests):
         return StringPrefix()
 
 
-class TestForgetsCarriedHistory(BackendTests):
+class TestForgetsImportedHistory(BackendTests):
     def make_backend(self):
-        return ForgetsCarriedHistory()
+        return ForgetsImportedHistory()
 
 
 class TestIgnoresExpected(BackendTests):
@@ -148,7 +148,7 @@ EXPECTED = {  # tests each broken backend must fail
     },
     "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
-    "TestForgetsCarriedHistory": {"test_carried_history_is_written_once_as_given"},
+    "TestForgetsImportedHistory": {"test_imported_history_is_written_once_as_given"},
     "TestIgnoresExpected": {"test_upsert_checks_the_expected_versions_before_it_writes"},
     "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
     "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
