@@ -5,7 +5,7 @@ Porter-stemmed (:func:`fold`); :func:`terms_of` counts them. A query searches fo
 :func:`query_terms` (OR). Scores are Okapi BM25 (Robertson et al., TREC-3, 1994; :func:`bm25`)
 with the statistics of the **scope searched** (the records under the namespace prefix), so one
 user's ranking depends on that user's memories only, and so does its cost. The record file
-(:mod:`memvault.records`, SQLite FTS5 finds the records) and
+(:mod:`memvault.backends.sqlite`, SQLite FTS5 finds the records) and
 :class:`~memvault.backends.postgres.PostgresBackend` (a GIN index finds them, SQL scores them)
 both rank this way.
 """

@@ -13,7 +13,8 @@ import psycopg
 import pytest
 
 from memvault import HashingEmbedder, MemoryStore
-from memvault.backends.postgres import SCHEMA_VERSION, PostgresBackend
+from memvault.backends.postgres import PostgresBackend
+from memvault.backends.postgres.schema import SCHEMA_VERSION
 from memvault.errors import (
     BackendError,
     BackendUnavailableError,
@@ -161,13 +162,13 @@ def test_words_that_fold_to_nothing_are_stored_and_found(postgres_dsn):
 
 
 def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
-    from memvault.backends.postgres import _lock_keys
+    from memvault.backends.postgres.writes import lock_keys
 
     schema = fresh_schema()
     backend = PostgresBackend(postgres_dsn, schema=schema, lock_timeout=0.2)
     record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
     with psycopg.connect(postgres_dsn) as holder:  # another writer of the key, never done
-        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_keys(schema, [record.id])[0],))
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (lock_keys(schema, [record.id])[0],))
         with pytest.raises(StoreBusyError, match="another writer"):
             backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())
     backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())  # free again

@@ -30,9 +30,8 @@ from typing import Any
 import numpy as np
 
 from memvault.backends.sql import (
-    HISTORY_COLUMNS,
     RECORD_COLUMNS,
-    entry_of_row,
+    history_pages,
     live_under,
     record_of_row,
     under,
@@ -414,19 +413,12 @@ class RecordFile:
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
-        scope, params = under(prefix, "ns", "?")
-        sql = (
-            f"SELECT {HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?) "
-            f"AND {scope} ORDER BY id, at, seq LIMIT {_PAGE}"
-        )
-        after: tuple[str, float, int] = ("", float("-inf"), -1)
-        while True:
-            with self._use():
-                page = self._db.execute(sql, [*after, *params]).fetchall()
-            yield from (entry_of_row(row) for row in page)
-            if len(page) < _PAGE:
-                return
-            after = (page[-1][0], page[-1][2], page[-1][6])
+        return history_pages(prefix, table="history", mark="?", fetch=self._fetch)
+
+    def _fetch(self, sql: str, params: list[Any]) -> list[Any]:
+        """The rows of one statement, read under the connection's lock."""
+        with self._use():
+            return self._db.execute(sql, params).fetchall()
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order.
