@@ -238,17 +238,32 @@ class PostgresBackend(Backend):
                 self._check_dim(cur, int(vectors.shape[1]))
             return writes.upsert(cur, self.schema, records, vectors, now=now, change=change)
 
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
         """Delete records by id and record it, in one transaction; absent ids are ignored.
 
-        See :meth:`Backend.delete <memvault.backends.base.Backend.delete>`.
+        Each key is locked (advisory, transaction-level) before its version is deleted, and
+        ``expected`` is checked against the versions deleted, under those locks
+        (:func:`memvault.backends.postgres.writes.delete`). See :meth:`Backend.delete
+        <memvault.backends.base.Backend.delete>`.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; the transaction rolls back, nothing is deleted.
+            BackendUnavailableError, BackendError, StoreBusyError: From the server.
         """
         distinct = list(dict.fromkeys(ids))
         if not distinct:
             return
         with self._connections.transaction() as cur:
             writes.wait_for(cur, self.lock_timeout)
-            writes.delete(cur, self.schema, distinct, now=now, source=source)
+            writes.delete(cur, self.schema, distinct, now=now, source=source, expected=expected)
 
     # -- reads ----------------------------------------------------------------------------
 

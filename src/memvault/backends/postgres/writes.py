@@ -3,8 +3,8 @@
 Every write takes a transaction-level advisory lock per key (:func:`lock_keys`: in one sorted
 order, so two writers never deadlock) before it reads the versions it replaces (``FOR
 UPDATE``), so two processes writing one key are serialised by the database; a
-compare-and-set (:attr:`memvault.model.Change.expected`) is checked against those versions,
-under those locks (:func:`memvault.compare_and_set.check_expected`). The functions here run
+compare-and-set (:attr:`memvault.model.Change.expected`, a delete's ``expected``) is checked
+against those versions, under those locks (:mod:`memvault.compare_and_set`). The functions here run
 inside the caller's transaction (:meth:`Connections.transaction
 <memvault.backends.postgres.connections.Connections.transaction>`), after :func:`wait_for`.
 """
@@ -27,7 +27,7 @@ from memvault.backends.sql import (
     json_text,
     record_of_row,
 )
-from memvault.compare_and_set import check_expected
+from memvault.compare_and_set import check_expected, check_expected_deletes
 from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import indexed_text
 from memvault.model import Change, HistoryEntry, Record, ns_key, record_id
@@ -152,9 +152,18 @@ def upsert(
 
 
 def delete(
-    cur: psycopg.Cursor[Any], s: str, ids: Sequence[str], *, now: float, source: str
+    cur: psycopg.Cursor[Any],
+    s: str,
+    ids: Sequence[str],
+    *,
+    now: float,
+    source: str,
+    expected: Sequence[tuple[str, float]] = (),
 ) -> None:
     """Delete records by id and record it, in the caller's transaction; absent ids are ignored.
+
+    Each key is locked before its version is deleted; the versions the ``DELETE`` returns
+    are checked against ``expected`` under those locks, before the history is written.
 
     Args:
         cur: A cursor in the writing transaction.
@@ -162,6 +171,13 @@ def delete(
         ids: Distinct record ids, at least one.
         now: Unix seconds.
         source: Who deletes (:attr:`memvault.model.HistoryEntry.source`).
+        expected: ``(record id, updated_at)`` pairs, ids among ``ids``: those records are
+            deleted only in the version live at ``now`` with that ``updated_at``.
+
+    Raises:
+        ConflictError: Where a record named in ``expected`` is absent, expired or of another
+            ``updated_at``; the caller's transaction must then roll back (it undoes the
+            ``DELETE``).
     """
     _lock(cur, s, ids)
     cur.execute(
@@ -170,6 +186,7 @@ def delete(
     )
     found = {row[0]: record_of_row(row) for row in cur.fetchall()}
     previous = [found.get(i) for i in ids]
+    check_expected_deletes(ids, previous, expected, now=now)
     _append_history(cur, s, entries_of_delete(previous, now=now, source=source))
 
 

@@ -37,7 +37,7 @@ from memvault.backends.sql import (
     under,
 )
 from memvault.backends.sqlite import meta, outbox, rebuild, rows, schema, search
-from memvault.compare_and_set import check_expected
+from memvault.compare_and_set import check_expected, check_expected_deletes
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import PYTHON, compile_filter
 from memvault.history import entries_of_delete, entries_of_upsert
@@ -247,15 +247,30 @@ class RecordFile:
             )
         return stored
 
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
         """Delete records by id, with their history entries, in one transaction.
 
         Absent ids are ignored; see :func:`~memvault.history.entries_of_delete`.
+        ``expected`` is checked against the versions read, inside the transaction
+        (:func:`~memvault.compare_and_set.check_expected_deletes`).
 
         Args:
             ids: Record ids.
             now: Unix seconds; a record expired then gets ``"expire"``, else ``"delete"``.
             source: Who deletes.
+            expected: ``(record id, updated_at)`` pairs: those records are deleted only
+                in the version live at ``now`` with that ``updated_at``.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; the transaction is rolled back, nothing is deleted.
         """
         with self._use(), self._transaction():
             touched = set()
@@ -269,6 +284,10 @@ class RecordFile:
                     touched.add(ns)
                     present.append(item_id)
                     previous.append(old)
+            if expected:  # a raise rolls it all back
+                named = [i for i, _ in expected]
+                versions = dict(zip(present, previous))
+                check_expected_deletes(named, [versions.get(i) for i in named], expected, now=now)
             outbox.queue(self._db, present, outbox.next_seq(self._db))
             rows.recount(self._db, touched)
             rows.append_history(self._db, entries_of_delete(previous, now=now, source=source))
