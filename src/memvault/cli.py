@@ -39,12 +39,9 @@ from rich.console import Console
 from rich.progress import track
 from typer.core import TyperGroup
 
-from memvault.backends.postgres import (
-    DEFAULT_SCHEMA,
-    PostgresBackend,
-    check_dsn,
-    check_schema_name,
-)
+from memvault.backends.postgres import PostgresBackend
+from memvault.backends.postgres.connections import check_dsn
+from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.items import MAX_TTL, MemoryItem, validate_items

@@ -10,19 +10,25 @@ read-modify-write (``remember`` merging into a memory, a reconciliation's update
 merges, and writes with the ``updated_at`` it read, and on a conflict reads again
 (:func:`retrying`): two processes saying things at once lose nothing and double nothing.
 
+A delete has the condition too: ``MemoryStore.delete(ns, key, if_updated_at=T)`` deletes only
+while the stored item's ``updated_at`` is ``T``, else raises :class:`ConflictError` (also
+where no live item is there) and deletes nothing; the backend checks it with
+:func:`check_expected_deletes` in the step that reads the versions it deletes.
+
 This is optimistic concurrency as in HTTP's ``If-Match`` (RFC 9110, section 13.1.1), with the
 item's ``updated_at`` as its version.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from memvault.errors import ConflictError
 from memvault.model import Change, Record
 
-__all__ = ["ATTEMPTS", "check_expected", "retrying"]
+__all__ = ["ATTEMPTS", "check_expected", "check_expected_deletes", "retrying"]
 
 T = TypeVar("T")
 
@@ -46,17 +52,57 @@ def check_expected(
         ConflictError: For the first record whose stored version differs, naming it and what
             is stored.
     """
-    if not change.expected:
+    _check([r.id for r in records], previous, change.expected, now=now, done="written")
+
+
+def check_expected_deletes(
+    ids: Sequence[str],
+    previous: Sequence[Record | None],
+    expected: Sequence[tuple[str, float]],
+    *,
+    now: float,
+) -> None:
+    """Raise unless each conditional delete finds the live version its caller read.
+
+    Args:
+        ids: The record ids a delete is about to remove.
+        previous: Their stored versions (``None`` where none), read in the delete's step.
+        expected: ``(record id, updated_at)`` pairs (Unix seconds): the version each of
+            those records must have for the delete to go ahead; ids not named delete as
+            they are.
+        now: Unix seconds of the delete; an expired version counts as none.
+
+    Raises:
+        ConflictError: For the first record that is absent, expired or of another
+            ``updated_at``, naming it and what is stored.
+    """
+    _check(ids, previous, expected, now=now, done="deleted")
+
+
+def _check(
+    ids: Sequence[str],
+    previous: Sequence[Record | None],
+    expected: Sequence[tuple[str, float | None]],
+    *,
+    now: float,
+    done: str,
+) -> None:
+    """Raise :class:`ConflictError` at the first id whose version is not the one expected.
+
+    ``done`` says what the write would have done (``"written"``, ``"deleted"``).
+    """
+    if not expected:
         return
-    expected = dict(change.expected)
-    for record, old in zip(records, previous):
-        if record.id not in expected:
+    wanted_of = dict(expected)
+    for item_id, old in zip(ids, previous):
+        if item_id not in wanted_of:
             continue
-        wanted = expected[record.id]
+        wanted = wanted_of[item_id]
         found = old.updated_at if old is not None and old.live(now) else None
         if found == wanted:
             continue
-        where = f"{'/'.join(record.namespace)} {record.key!r}"
+        *namespace, key = json.loads(item_id)
+        where = f"{'/'.join(namespace)} {key!r}"
         if found is None:
             problem = f"{where} holds no live item, but if_updated_at={wanted!r} was given"
         elif wanted is None:
@@ -64,9 +110,9 @@ def check_expected(
         else:
             problem = f"{where} was written meanwhile (updated_at={found!r}, not {wanted!r})"
         raise ConflictError(
-            f"{problem}: nothing was written; read the item again and retry with its updated_at",
-            namespace=record.namespace,
-            key=record.key,
+            f"{problem}: nothing was {done}; read the item again and retry with its updated_at",
+            namespace=tuple(namespace),
+            key=key,
             updated_at=found,
         )
 

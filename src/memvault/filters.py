@@ -144,7 +144,7 @@ class FilterDialect(Protocol[C]):
     (which fields count, which types compare, what ``$ne`` means for a missing field) are
     written once; a dialect only spells a condition in its language: a Python predicate
     (:data:`PYTHON`), Postgres SQL over a ``json`` column
-    (:class:`memvault.backends.postgres.JsonSql`), a Chroma ``where``
+    (:class:`memvault.backends.postgres.dialect.JsonSql`), a Chroma ``where``
     (:class:`memvault.backends.chroma_schema.ChromaWhere`).
     """
 

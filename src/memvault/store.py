@@ -451,11 +451,8 @@ class MemoryStore:
             raise InvalidArgumentError(
                 f"if_updated_at names {unknown[0]!r:.80}, which is not among the items written"
             )
-        if if_updated_at and not self.backend.supports_compare_and_set:
-            raise InvalidArgumentError(
-                f"if_updated_at needs a backend with compare-and-set; "
-                f"{type(self.backend).__name__} declares supports_compare_and_set = False"
-            )
+        if if_updated_at:
+            self._check_compare_and_set()
         return tuple(
             (
                 record_id(namespace, key),
@@ -464,12 +461,32 @@ class MemoryStore:
             for key, expected in if_updated_at.items()
         )
 
+    def _check_compare_and_set(self) -> None:
+        """Refuse an ``if_updated_at`` on a backend that declares no compare-and-set.
+
+        Raises:
+            InvalidArgumentError: Naming the backend and its flag.
+        """
+        if not self.backend.supports_compare_and_set:
+            raise InvalidArgumentError(
+                f"if_updated_at needs a backend with compare-and-set; "
+                f"{type(self.backend).__name__} declares supports_compare_and_set = False"
+            )
+
     def _write(self, records: list[Record], now: float, change: Change) -> list[Record]:
         """Embed records and write them with their history in one backend write."""
         vectors: Any = self._embed([indexed_text(r.value) for r in records]) if records else []
         return self.backend.upsert(records, vectors, now=now, change=change)
 
-    def delete(self, namespace: Namespace, key: str, /, *, source: str = "api") -> None:
+    def delete(
+        self,
+        namespace: Namespace,
+        key: str,
+        /,
+        *,
+        source: str = "api",
+        if_updated_at: Any = NOT_GIVEN,
+    ) -> None:
         """Delete one item; deleting an absent key does nothing.
 
         The history records ``"delete"`` (``"expire"`` if the item had expired but was still
@@ -479,14 +496,31 @@ class MemoryStore:
             namespace: The item's namespace, exactly.
             key: Its key.
             source: Who deletes, kept in the history (see :meth:`put`).
+            if_updated_at: Conditional delete (see :mod:`memvault.compare_and_set`): delete
+                only if the stored item is live and its ``updated_at`` is this (Unix seconds,
+                as read from :meth:`get`), checked atomically with the delete. Default:
+                delete whatever is there.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidArgumentError: On a bad namespace,
-                key or source.
+                key or source (``if_updated_at`` too, and ``if_updated_at`` on a backend
+                without compare-and-set); nothing is deleted.
+            ConflictError: If ``if_updated_at`` is given and the key holds no live item or
+                one of another ``updated_at``; nothing is deleted.
+
+        Example:
+            >>> alice = ("users", "alice")
+            >>> item = store.get(alice, "tea")  # doctest: +SKIP
+            >>> store.delete(alice, "tea", if_updated_at=item.updated_at)  # doctest: +SKIP
         """
         item_id = record_id(validate_namespace(namespace), validate_key(key))
         source = validate_source(source)
-        self.backend.delete([item_id], now=self._clock(), source=source)
+        if if_updated_at is NOT_GIVEN:
+            self.backend.delete([item_id], now=self._clock(), source=source)
+            return
+        expected = ((item_id, validate_time(if_updated_at, "if_updated_at")),)
+        self._check_compare_and_set()
+        self.backend.delete([item_id], now=self._clock(), source=source, expected=expected)
 
     def history(self, namespace: Namespace, key: str, /) -> list[HistoryEntry]:
         """Every change to one item, oldest first: add, update, merge, delete, expire.

@@ -1,9 +1,10 @@
 """Carrying out a reconciliation: each ADD, UPDATE, DELETE or NONE made a :class:`MemoryChange`.
 
 The model decided against the memories as it saw them (:mod:`memvault.reconcile`); a memory
-changed since by another writer is not touched: a stale UPDATE adds its text instead (written
-with compare-and-set over the version the model saw), a stale DELETE is dropped, each with a
-logged warning.
+changed since by another writer is not touched: an UPDATE is written and a DELETE deleted with
+compare-and-set over the version the model saw (``if_updated_at``, atomically with the write),
+and where that version is gone the decision is stale: a stale UPDATE adds its text instead, a
+stale DELETE is dropped, each with a logged warning.
 """
 
 from __future__ import annotations
@@ -87,10 +88,8 @@ def apply_decisions(
             changes.append(MemoryChange("none", decision.fact, target))
             continue
         assert target is not None
-        if decision.event == "DELETE":
-            current = scoped.store.get(target.namespace, target.key)
-            if current is not None and current.updated_at == target.updated_at:
-                scoped.store.delete(target.namespace, target.key, source=source)
+        if decision.event == "DELETE":  # deleted only in the version the model saw
+            if _deleted(scoped, target, source):
                 changes.append(MemoryChange("delete", decision.fact, target, before=target.text))
                 continue
         else:  # UPDATE: written only over the version the model saw (compare-and-set)
@@ -135,6 +134,27 @@ def _updated(
     except ConflictError:
         return None
     return MemoryChange("update", decision.fact, item, before=current.text)
+
+
+def _deleted(scoped: ScopedStore, current: MemoryItem, source: str) -> bool:
+    """Delete ``current``, only if no one wrote or deleted it since it was read.
+
+    Args:
+        scoped: Where the memories are.
+        current: The memory as the model saw it.
+        source: Who deletes, recorded in the history.
+
+    Returns:
+        Whether it was deleted; ``False`` where the memory changed, expired or went
+        meanwhile (a :class:`~memvault.errors.ConflictError`): the decision is stale then.
+    """
+    try:
+        scoped.store.delete(
+            current.namespace, current.key, source=source, if_updated_at=current.updated_at
+        )
+    except ConflictError:
+        return False
+    return True
 
 
 def written(changes: Sequence[MemoryChange]) -> list[MemoryItem]:

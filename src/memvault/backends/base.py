@@ -87,8 +87,10 @@ class Backend(ABC):
             ``"hybrid"`` where the backend keeps a BM25 index and implements :meth:`lexical`.
             Default ``("dense",)``.
         supports_compare_and_set: Whether :meth:`upsert` checks ``change.expected``
-            atomically with its write (see :class:`~memvault.model.Change`); the store's
-            ``put(..., if_updated_at=...)`` refuses a backend without it. Default ``False``.
+            atomically with its write (see :class:`~memvault.model.Change`), and
+            :meth:`delete` its ``expected`` atomically with its delete; the store's
+            ``put(..., if_updated_at=...)`` and ``delete(..., if_updated_at=...)`` refuse a
+            backend without it (and never hand it a condition). Default ``False``.
     """
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
@@ -124,16 +126,34 @@ class Backend(ABC):
         """
 
     @abstractmethod
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
         """Delete records by id, all or nothing, with history; absent ids are ignored.
 
         Records ``"delete"`` for each record live at ``now`` and ``"expire"`` for each
-        expired one (:func:`~memvault.history.entries_of_delete`), in the same step.
+        expired one (:func:`~memvault.history.entries_of_delete`), in the same step. Where
+        the backend :attr:`supports_compare_and_set`, the same step checks ``expected``
+        against the versions it deletes
+        (:func:`memvault.compare_and_set.check_expected_deletes`); the store gives a
+        condition to no other backend.
 
         Args:
             ids: Record ids.
             now: Unix seconds.
             source: Who deletes (e.g. ``"api"``, ``"cleanup"``).
+            expected: A conditional delete's ``(record id, updated_at)`` pairs: each of
+                those records is deleted only if its stored version is live at ``now`` with
+                that ``updated_at`` (Unix seconds); ids not named delete as they are.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; nothing is deleted then.
         """
 
     @abstractmethod

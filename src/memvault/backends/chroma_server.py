@@ -39,7 +39,7 @@ from memvault.backends.chroma_schema import (
     record_of,
     where,
 )
-from memvault.compare_and_set import check_expected
+from memvault.compare_and_set import check_expected, check_expected_deletes
 from memvault.errors import (
     BackendError,
     BackendUnavailableError,
@@ -340,9 +340,29 @@ class ChromaServerBackend(Backend):
                 found.update({i: record_of(m) for i, m in zip(got["ids"], got["metadatas"])})
         return [found.get(i) for i in ids]
 
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
-        """Delete records by id, history first; absent ids are ignored."""
-        previous = self.get(list(dict.fromkeys(ids)))
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
+        """Delete records by id, history first; absent ids are ignored.
+
+        ``expected`` is checked against the versions read just before, as :meth:`upsert`
+        checks its compare-and-set: a Chroma server has no transaction, so the check catches
+        every writer that wrote before that read, but a write by another machine within the
+        same few milliseconds can come between the check and the delete and be deleted.
+        Share a store between writing machines on Postgres for strict compare-and-set.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; nothing is deleted.
+        """
+        distinct = list(dict.fromkeys(ids))
+        previous = self.get(distinct)
+        check_expected_deletes(distinct, previous, expected, now=now)
         logged = self._log(entries_of_delete(previous, now=now, source=source))
         try:
             with self._translated():

@@ -209,9 +209,24 @@ class LocalBackend(Backend):
         self._drain_if_full()
         return stored
 
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
-        """Delete records by id and record it, in one transaction; absent ids are ignored."""
-        self.records.delete(ids, now=now, source=source)
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
+        """Delete records by id and record it, in one transaction; absent ids are ignored.
+
+        ``expected`` is checked in that transaction. See :meth:`Backend.delete
+        <memvault.backends.base.Backend.delete>`.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; nothing is deleted.
+        """
+        self.records.delete(ids, now=now, source=source, expected=expected)
         self._drain_if_full()
 
     def _drain_if_full(self) -> None:

@@ -1,4 +1,4 @@
-"""What the two SQL systems of record share: the row mapping and the namespace range.
+"""What the two SQL systems of record share: the row mapping, the namespace range, the pages.
 
 The record file (SQLite, :mod:`memvault.backends.sqlite`) and :class:`~memvault.PostgresBackend`
 keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``,
@@ -6,23 +6,26 @@ keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``upd
 ``before``, ``after``), so one mapper reads both: a value comes back as JSON text from SQLite
 and already decoded from Postgres's ``json`` column. A namespace prefix is one range of the
 ``ns`` column (:func:`memvault.model.prefix_range`) in both; the two dialects differ only in
-their parameter mark (``?`` in SQLite, ``%s`` in psycopg).
+their parameter mark (``?`` in SQLite, ``%s`` in psycopg). Both read the history under a
+prefix in pages of one statement (:func:`history_pages`), each page run by the backend.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from memvault.model import HistoryEntry, Namespace, Record, ns_key, prefix_range, record_id
 
 __all__ = [
     "HISTORY_COLUMNS",
+    "HISTORY_PAGE",
     "migrate",
     "RECORD_COLUMNS",
     "HistoryRow",
     "entry_of_row",
+    "history_pages",
     "history_row",
     "json_text",
     "live_under",
@@ -34,6 +37,9 @@ RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
 """The columns :func:`record_of_row` reads, on the items table aliased ``i``."""
 HISTORY_COLUMNS = "id, event, at, before, after, source"
 """The columns :func:`entry_of_row` reads, on the history table."""
+
+HISTORY_PAGE = 2_000
+"""History entries :func:`history_pages` reads in one statement."""
 
 HistoryRow = tuple[str, str, float, str, str, str | None, str | None]
 """A history table's row: ``(id, ns, at, event, source, before, after)``, values as JSON text."""
@@ -89,6 +95,43 @@ def history_row(entry: HistoryEntry) -> HistoryRow:
         json_text(entry.before),
         json_text(entry.after),
     )
+
+
+def history_pages(
+    prefix: Namespace,
+    *,
+    table: str,
+    mark: str,
+    fetch: Callable[[str, list[Any]], Sequence[Sequence[Any]]],
+) -> Iterator[HistoryEntry]:
+    """The history of every key under ``prefix``, by record id, each key oldest first.
+
+    Read a page of :data:`HISTORY_PAGE` entries at a time, each page after the last entry
+    of the one before (by ``(id, at, seq)``, the history index's order), so that a long
+    history is never held whole and no entry is read twice.
+
+    Args:
+        prefix: A namespace prefix; ``()`` covers everything.
+        table: The history table, e.g. ``"history"`` or ``"memvault.history"``.
+        mark: The dialect's parameter mark (see :func:`under`).
+        fetch: Runs one statement with its parameters and returns its rows.
+
+    Yields:
+        The entries, each page read when the one before is consumed.
+    """
+    scope, params = under(prefix, "ns", mark)
+    sql = (
+        f"SELECT {HISTORY_COLUMNS}, seq FROM {table} "
+        f"WHERE (id, at, seq) > ({mark}, {mark}, {mark}) AND {scope} "
+        f"ORDER BY id, at, seq LIMIT {mark}"
+    )
+    after: tuple[str, float, int] = ("", float("-inf"), -1)
+    while True:
+        rows = fetch(sql, [*after, *params, HISTORY_PAGE])
+        yield from (entry_of_row(row) for row in rows)
+        if len(rows) < HISTORY_PAGE:
+            return
+        after = (rows[-1][0], rows[-1][2], rows[-1][6])
 
 
 def migrate(found: int, migrations: Mapping[int, Callable[[], None]], latest: int) -> int:

@@ -354,6 +354,33 @@ class BackendTests(ContractBase):
         )
         assert stored == [later] and backend.get([tea.id]) == [later]
 
+    def test_delete_checks_the_expected_versions_before_it_deletes(self, backend: Backend) -> None:
+        """A delete's ``expected`` holds: a stale, absent or expired version deletes nothing.
+
+        Only for backends that declare :attr:`~memvault.backends.Backend.supports_compare_and_set`.
+        """
+        if not backend.supports_compare_and_set:
+            pytest.skip(f"{type(backend).__name__} declares no compare-and-set")
+        tea = Record(("u",), "tea", {"text": "tea"}, T0, T0, None)
+        dog = Record(("u",), "dog", {"text": "dog"}, T0, T0, None)
+        brief = Record(("u",), "brief", {"text": "brief"}, T0, T0, T0 + 1)
+        vector = _vector(self, "tea", 1.0)
+        backend.upsert([tea, dog, brief], [vector] * 3, now=T0, change=API)
+        absent = record_id(("u",), "absent")
+        for expected in ((tea.id, T0 - 1), (absent, T0), (brief.id, T0)):
+            with pytest.raises(ConflictError):
+                backend.delete(
+                    [dog.id, tea.id, absent, brief.id],
+                    now=T0 + 2,
+                    source="api",
+                    expected=(expected,),
+                )
+        assert backend.get([tea.id, dog.id, brief.id]) == [tea, dog, brief]
+        assert [e.event for e in backend.history(("u",), "dog")] == ["add"]
+        backend.delete([dog.id, tea.id], now=T0 + 2, source="api", expected=((tea.id, T0),))
+        assert backend.get([tea.id, dog.id]) == [None, None]
+        assert [e.event for e in backend.history(("u",), "tea")] == ["add", "delete"]
+
     def test_get_returns_expired_records_too(self, backend: Backend) -> None:
         """``get`` ignores expiry: the caller decides what an expired record means."""
         record = Record(("u",), "k", {"text": "tea"}, T0, T0, T0 + 1)

@@ -669,13 +669,50 @@ class StoreTests(ContractBase):
         clock.advance(20)
         assert store.put(ALICE, "k", {"text": "again"}, if_updated_at=None).text == "again"
 
+    def test_a_conditional_delete_deletes_only_the_version_read(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``delete(..., if_updated_at=T)`` deletes version ``T`` only, else ConflictError.
+
+        A stale ``T`` or an absent key raises and deletes nothing; ``None`` is no version.
+        """
+        first = store.put(ALICE, "k", {"text": "first"})
+        clock.advance(5)
+        second = store.put(ALICE, "k", {"text": "second"})
+        clock.advance(5)
+        with pytest.raises(ConflictError, match="written meanwhile") as raised:
+            store.delete(ALICE, "k", if_updated_at=first.updated_at)
+        assert raised.value.updated_at == second.updated_at and raised.value.key == "k"
+        with pytest.raises(ConflictError, match="holds no live item"):
+            store.delete(ALICE, "absent", if_updated_at=second.updated_at)
+        with pytest.raises(InvalidArgumentError, match="if_updated_at"):
+            store.delete(ALICE, "k", if_updated_at=None)
+        assert store.get(ALICE, "k") == second
+        assert [e.event for e in store.history(ALICE, "k")] == ["add", "update"]
+        assert store.history(ALICE, "absent") == []
+        store.delete(ALICE, "k", if_updated_at=second.updated_at)
+        assert store.get(ALICE, "k") is None
+        assert [e.event for e in store.history(ALICE, "k")] == ["add", "update", "delete"]
+
+    def test_a_conditional_delete_of_an_expired_item_is_a_conflict(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """An expired item is no live item: deleting it with ``if_updated_at`` raises."""
+        brief = store.put(ALICE, "k", {"text": "brief"}, ttl=10)
+        clock.advance(20)
+        with pytest.raises(ConflictError, match="holds no live item"):
+            store.delete(ALICE, "k", if_updated_at=brief.updated_at)
+        assert [e.event for e in store.history(ALICE, "k")] == ["add"]
+
     def test_the_async_twin_raises_the_conflict_too(self, store: MemoryStore) -> None:
-        """``aput(..., if_updated_at=...)`` checks as ``put`` does."""
+        """``aput`` and ``adelete`` with ``if_updated_at`` check as ``put`` and ``delete`` do."""
         store.put(ALICE, "k", {"text": "there"})
 
         async def run() -> None:
             with pytest.raises(ConflictError):
                 await store.aput(ALICE, "k", {"text": "x"}, if_updated_at=None)
+            with pytest.raises(ConflictError):
+                await store.adelete(ALICE, "k", if_updated_at=0.0)
 
         asyncio.run(run())
 

@@ -44,11 +44,14 @@ class ForgetsImportedHistory(InMemoryBackend):
 
 
 class IgnoresExpected(InMemoryBackend):
-    """Declares compare-and-set but writes whatever is stored."""
+    """Declares compare-and-set but writes and deletes whatever is stored."""
 
     def upsert(self, records, embeddings, *, now, change):
         change = dataclasses.replace(change, expected=())
         return super().upsert(records, embeddings, now=now, change=change)
+
+    def delete(self, ids, *, now, source, expected=()):
+        super().delete(ids, now=now, source=source)
 
 
 class CountsExpired(InMemoryBackend):
@@ -149,7 +152,10 @@ EXPECTED = {  # tests each broken backend must fail
     "TestTiesInReverse": {"test_recent_orders_live_matching_records_newest_first"},
     "TestStringPrefix": {"test_count_namespaces_and_scan_follow_scope_and_expiry"},
     "TestForgetsImportedHistory": {"test_imported_history_is_written_once_as_given"},
-    "TestIgnoresExpected": {"test_upsert_checks_the_expected_versions_before_it_writes"},
+    "TestIgnoresExpected": {
+        "test_upsert_checks_the_expected_versions_before_it_writes",
+        "test_delete_checks_the_expected_versions_before_it_deletes",
+    },
     "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
     "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
 }

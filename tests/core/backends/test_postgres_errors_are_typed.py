@@ -13,14 +13,15 @@ import psycopg
 import pytest
 
 from memvault import HashingEmbedder, MemoryStore
-from memvault.backends.postgres import SCHEMA_VERSION, PostgresBackend
+from memvault.backends.postgres import PostgresBackend
+from memvault.backends.postgres.schema import SCHEMA_VERSION
 from memvault.errors import (
-    BackendError,
     BackendUnavailableError,
     EmbedderMismatchError,
     InvalidArgumentError,
     StoreBusyError,
     StoreDamagedError,
+    StoreVersionError,
 )
 from memvault.model import Change, Record
 from tests.core.processes import REPO
@@ -84,7 +85,7 @@ def test_a_schema_of_a_newer_memvault_is_refused(postgres_dsn):
         connection.execute(
             f"UPDATE {schema}.meta SET value = %s WHERE name = 'schema'", (str(SCHEMA_VERSION + 1),)
         )
-    with pytest.raises(BackendError, match="newer memvault"):
+    with pytest.raises(StoreVersionError, match="newer memvault"):
         PostgresBackend(postgres_dsn, schema=schema)
 
 
@@ -161,13 +162,13 @@ def test_words_that_fold_to_nothing_are_stored_and_found(postgres_dsn):
 
 
 def test_a_write_waiting_past_lock_timeout_is_busy(postgres_dsn):
-    from memvault.backends.postgres import _lock_keys
+    from memvault.backends.postgres.writes import lock_keys
 
     schema = fresh_schema()
     backend = PostgresBackend(postgres_dsn, schema=schema, lock_timeout=0.2)
     record = Record(("u",), "k", {"text": "tea"}, 1.0, 1.0, None)
     with psycopg.connect(postgres_dsn) as holder:  # another writer of the key, never done
-        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_keys(schema, [record.id])[0],))
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (lock_keys(schema, [record.id])[0],))
         with pytest.raises(StoreBusyError, match="another writer"):
             backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())
     backend.upsert([record], [[1.0] * 4], now=1.0, change=Change())  # free again

@@ -5,7 +5,8 @@ scope's count and mean length read, and its rows keep records whole up to 8 kB."
 import psycopg
 
 from memvault import HashingEmbedder, MemoryStore
-from memvault.backends.postgres import SCHEMA_VERSION, PostgresBackend
+from memvault.backends.postgres import PostgresBackend
+from memvault.backends.postgres.schema import SCHEMA_VERSION
 from tests.postgres import fresh_schema
 
 

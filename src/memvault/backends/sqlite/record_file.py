@@ -30,15 +30,14 @@ from typing import Any
 import numpy as np
 
 from memvault.backends.sql import (
-    HISTORY_COLUMNS,
     RECORD_COLUMNS,
-    entry_of_row,
+    history_pages,
     live_under,
     record_of_row,
     under,
 )
 from memvault.backends.sqlite import meta, outbox, rebuild, rows, schema, search
-from memvault.compare_and_set import check_expected
+from memvault.compare_and_set import check_expected, check_expected_deletes
 from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import PYTHON, compile_filter
 from memvault.history import entries_of_delete, entries_of_upsert
@@ -248,15 +247,30 @@ class RecordFile:
             )
         return stored
 
-    def delete(self, ids: Sequence[str], *, now: float, source: str) -> None:
+    def delete(
+        self,
+        ids: Sequence[str],
+        *,
+        now: float,
+        source: str,
+        expected: Sequence[tuple[str, float]] = (),
+    ) -> None:
         """Delete records by id, with their history entries, in one transaction.
 
         Absent ids are ignored; see :func:`~memvault.history.entries_of_delete`.
+        ``expected`` is checked against the versions read, inside the transaction
+        (:func:`~memvault.compare_and_set.check_expected_deletes`).
 
         Args:
             ids: Record ids.
             now: Unix seconds; a record expired then gets ``"expire"``, else ``"delete"``.
             source: Who deletes.
+            expected: ``(record id, updated_at)`` pairs: those records are deleted only
+                in the version live at ``now`` with that ``updated_at``.
+
+        Raises:
+            ConflictError: Where a record named in ``expected`` is absent, expired or of
+                another ``updated_at``; the transaction is rolled back, nothing is deleted.
         """
         with self._use(), self._transaction():
             touched = set()
@@ -270,6 +284,10 @@ class RecordFile:
                     touched.add(ns)
                     present.append(item_id)
                     previous.append(old)
+            if expected:  # a raise rolls it all back
+                named = [i for i, _ in expected]
+                versions = dict(zip(present, previous))
+                check_expected_deletes(named, [versions.get(i) for i in named], expected, now=now)
             outbox.queue(self._db, present, outbox.next_seq(self._db))
             rows.recount(self._db, touched)
             rows.append_history(self._db, entries_of_delete(previous, now=now, source=source))
@@ -414,19 +432,12 @@ class RecordFile:
 
     def history_under(self, prefix: Namespace) -> Iterator[HistoryEntry]:
         """The history of every key under ``prefix``, by record id, each key oldest first."""
-        scope, params = under(prefix, "ns", "?")
-        sql = (
-            f"SELECT {HISTORY_COLUMNS}, seq FROM history WHERE (id, at, seq) > (?, ?, ?) "
-            f"AND {scope} ORDER BY id, at, seq LIMIT {_PAGE}"
-        )
-        after: tuple[str, float, int] = ("", float("-inf"), -1)
-        while True:
-            with self._use():
-                page = self._db.execute(sql, [*after, *params]).fetchall()
-            yield from (entry_of_row(row) for row in page)
-            if len(page) < _PAGE:
-                return
-            after = (page[-1][0], page[-1][2], page[-1][6])
+        return history_pages(prefix, table="history", mark="?", fetch=self._fetch)
+
+    def _fetch(self, sql: str, params: list[Any]) -> list[Any]:
+        """The rows of one statement, read under the connection's lock."""
+        with self._use():
+            return self._db.execute(sql, params).fetchall()
 
     def namespaces(self, prefix: Namespace, *, now: float) -> list[Namespace]:
         """The distinct namespaces of live records under ``prefix``, in no set order.
