@@ -335,9 +335,10 @@ class PostgresBackend(Backend):
             [row[:3] for row in rows], vector, r.prefix, r.clauses, r.now, FUSION_DEPTH
         )
         dated: set[str] = set()
-        if r.periods:
-            created = {row[1]: row[3] for row in rows}
-            unread = [i for i, _ in dense if i not in created]  # an HNSW ranking asked again
+        if r.periods:  # the items of the two tops only, as the default search dates them
+            top_ids = {i for i, _ in dense} | {i for i, _ in lexical}
+            created = {row[1]: row[3] for row in rows if row[1] in top_ids}
+            unread = [i for i in top_ids if i not in created]  # an HNSW ranking asked again
             created.update((x.id, x.created_at) for x in self.get(unread) if x is not None)
             dated = {i for i, at in created.items() if r.names_period_of(at)}
 

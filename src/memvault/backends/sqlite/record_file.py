@@ -38,7 +38,7 @@ from memvault.backends.sql import (
 )
 from memvault.backends.sqlite import meta, outbox, rebuild, rows, schema, search
 from memvault.compare_and_set import check_expected, check_expected_deletes
-from memvault.errors import StoreBusyError, StoreClosedError, StoreDamagedError
+from memvault.errors import MemvaultError, StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import PYTHON, compile_filter
 from memvault.history import entries_of_delete, entries_of_upsert
 from memvault.lexical import query_terms
@@ -95,7 +95,7 @@ class RecordFile:
         try:
             with self._use():
                 self._open()
-        except StoreDamagedError:
+        except MemvaultError:  # damaged, or a newer memvault's (StoreVersionError)
             self._db.close()
             raise
 

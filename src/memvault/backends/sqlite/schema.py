@@ -118,15 +118,18 @@ def create(db: sqlite3.Connection) -> None:
             :data:`SCHEMA_VERSION`): it is refused as it is, not taken for damage and
             rebuilt, which would lose its history.
     """
-    for statement in _TABLES.split(";"):
-        if statement.strip():
-            db.execute(statement)
-    stored = meta.read(db, "schema")
+    has_meta = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    stored = meta.read(db, "schema") if has_meta else None  # before any table is touched
     if stored is not None and stored.isdigit() and int(stored) > SCHEMA_VERSION:
         raise StoreVersionError(
             f"the record file is of schema {stored}, written by a newer memvault; this one "
             f"reads schemas up to {SCHEMA_VERSION}: upgrade memvault to open it"
         )
+    for statement in _TABLES.split(";"):
+        if statement.strip():
+            db.execute(statement)
     found = _version_of_tables(db)
     if found < SCHEMA_VERSION:
         steps = {version: functools.partial(step, db) for version, step in MIGRATIONS.items()}
