@@ -29,12 +29,24 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-__all__ = ["SCAN_SETTINGS", "Connections", "address_of", "check_dsn", "open_pool", "translated"]
+__all__ = ["SESSION_SETTINGS", "Connections", "address_of", "check_dsn", "open_pool", "translated"]
 
-SCAN_SETTINGS = ("SET hnsw.iterative_scan = relaxed_order", "SET hnsw.ef_search = 100")
-"""How pgvector's HNSW scan serves a search, set once per connection: iteratively (pgvector
-0.8: the scan goes on past its candidate list of 100 until enough records pass the search's
-namespace, liveness and filter conditions), in its relaxed order (the statements sort)."""
+SESSION_SETTINGS = (
+    "SET hnsw.iterative_scan = relaxed_order",
+    "SET hnsw.ef_search = 100",
+    "SET plan_cache_mode = force_generic_plan",
+)
+"""How each connection serves the store, set once per connection (a pool passed in too).
+
+- pgvector's HNSW scan runs iteratively (pgvector 0.8: it goes on past its candidate list of
+  100 until enough records pass the search's namespace, liveness and filter conditions), in
+  its relaxed order (the statements sort).
+- A statement psycopg has prepared (from its fifth run on a connection) keeps one generic
+  plan (PostgreSQL's ``plan_cache_mode``) instead of being planned again for each run's
+  values, whose planning costs about as much as a small scope's search (figures in
+  ``bench/README.md``). The search statements choose between their exact and their index
+  branches by one-time filters on the scope's count, at run time, so one plan serves every
+  scope."""
 
 
 def check_dsn(dsn: str) -> str:
@@ -254,7 +266,7 @@ class Connections:
         Once the schema is open (:attr:`vector_type_exists`), each connection is set up at its
         first use: it learns to send numpy vectors in pgvector's binary format, with
         pgvector's own adapter (``pgvector.psycopg``; formatting floats as text costs more
-        than the query), and takes the HNSW scan's settings (:data:`SCAN_SETTINGS`).
+        than the query), and takes the session's settings (:data:`SESSION_SETTINGS`).
 
         Raises:
             StoreClosedError: Once the store is closed.
@@ -291,7 +303,7 @@ class Connections:
             from pgvector.psycopg import register_vector
 
             register_vector(connection)
-            for setting in SCAN_SETTINGS:
+            for setting in SESSION_SETTINGS:
                 connection.execute(setting)
             if not connection.autocommit:
                 connection.commit()

@@ -188,7 +188,7 @@ class SearchStatements:
         """SQL asking the HNSW index for ``limit`` matching records: ``(id, created, score)``.
 
         In the index's relaxed order (sort them); see
-        :data:`~memvault.backends.postgres.connections.SCAN_SETTINGS`.
+        :data:`~memvault.backends.postgres.connections.SESSION_SETTINGS`.
         """
         condition, params = _nearest_condition(prefix, clauses, now)
         return (
