@@ -44,6 +44,7 @@ from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
+from memvault.forgetting import unquote_neighbours
 from memvault.items import MAX_TTL, MemoryItem, validate_items
 from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
@@ -551,12 +552,15 @@ def forget(
 ) -> None:
     """Delete one memory (exit status 1 if absent).
 
-    The memory must be in exactly that namespace, not below it.
+    The memory must be in exactly that namespace, not below it. Its text is also taken out of
+    the contexts of the memories beside it; its history is kept.
     """
     store, where = _existing(ctx, path), parse_namespace_path(namespace)
-    if store.get(where, key) is None:
+    item = store.get(where, key)
+    if item is None:
         raise _absent(key, namespace)
     store.delete(where, key, source="cli")
+    unquote_neighbours(store, where, [item.text], source="cli")
     _done({"forgotten": key, "namespace": namespace}, as_json, f"forgot {key} in {namespace}")
 
 

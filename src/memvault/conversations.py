@@ -111,7 +111,7 @@ def with_context(
     Returns:
         New turns, the same but with ``context`` set to lines ``session_date`` (when known),
         then ``speaker: text`` for each turn of the window (from ``before`` turns before to
-        ``after`` turns after), the turn itself included.
+        ``after`` turns after) that has words, the turn itself included.
 
     Raises:
         InvalidArgumentError: If ``before`` or ``after`` is not an int from 0 to
@@ -123,7 +123,9 @@ def with_context(
     for i, turn in enumerate(turns):
         window = turns[max(0, i - before) : i + after + 1]
         lines = [turn.session_date] if turn.session_date else []
-        lines += [f"{t.speaker}: {t.text}" for t in window if t.session == turn.session]
+        lines += [
+            f"{t.speaker}: {t.text}" for t in window if t.session == turn.session and t.text.strip()
+        ]
         out.append(replace(turn, context="\n".join(lines)))
     return out
 

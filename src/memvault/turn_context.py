@@ -21,9 +21,10 @@ the turns before.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memvault.conversations import (
     CONTEXT_AFTER,
@@ -33,10 +34,13 @@ from memvault.conversations import (
     format_session_date,
     with_context,
 )
+from memvault.forgetting import unquoted
 from memvault.model import Namespace
 
 KEPT_SESSIONS = 1000
 """How many sessions :class:`SessionTails` keeps the last turns of (the most recently saved)."""
+KEPT_FORGOTTEN = 100
+"""How many forgotten texts :class:`SessionTails` keeps out of a namespace's later contexts."""
 KEPT_TURNS = CONTEXT_BEFORE + CONTEXT_AFTER
 """Turns kept per session: those whose context may still lack following turns, and the turns
 before them that their context holds."""
@@ -95,6 +99,11 @@ class Window:
     completions: tuple[Completion, ...]
 
 
+_BY_STORE: weakref.WeakKeyDictionary[object, SessionTails] = weakref.WeakKeyDictionary()
+"""Each store's :class:`SessionTails` (:meth:`SessionTails.of`), gone with the store."""
+_STORES_LOCK = threading.Lock()
+
+
 class SessionTails:
     """The last turns of each session saved in this process (see the module docstring).
 
@@ -107,7 +116,27 @@ class SessionTails:
     def __init__(self, kept_sessions: int = KEPT_SESSIONS) -> None:
         self.kept_sessions = kept_sessions
         self._tails: OrderedDict[Session, tuple[Said, ...]] = OrderedDict()
+        self._forgotten: OrderedDict[Namespace, tuple[str, ...]] = OrderedDict()
         self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, store: object) -> SessionTails:
+        """The session tails of every agent memory over ``store`` in this process.
+
+        One per store object, so that what one memory (a middleware) saved and another (the
+        tools) forgot meet: the forget tool unquotes the turns the middleware keeps.
+
+        Args:
+            store: A :class:`~memvault.MemoryStore`.
+
+        Returns:
+            Its tails, made at the first call.
+        """
+        with _STORES_LOCK:
+            tails = _BY_STORE.get(store)
+            if tails is None:
+                tails = _BY_STORE[store] = cls()
+            return tails
 
     def window(
         self, session: Session, messages: Sequence[Mapping[str, str]], timestamp: float
@@ -132,12 +161,13 @@ class SessionTails:
         date = format_session_date(timestamp)
         with self._lock:
             earlier = self._tails.get(session, ())
+            forgotten = self._forgotten.get(session[0], ())
         spoken = tuple(m for m in messages if m["role"] not in SKIPPED_ROLES)
         number = int(earlier[-1].turn.turn_id) if earlier else 0
         new = [
             Turn(
                 key=f"{session[1] or ''}:{number + offset}",
-                text=message["content"],
+                text=unquoted(message["content"], forgotten) if forgotten else message["content"],
                 speaker=message.get("name") or message["role"],
                 turn_id=str(number + offset),
                 session_date=date,
@@ -161,6 +191,43 @@ class SessionTails:
             tuple(contexts[len(earlier) :]),
             tuple(completions),
         )
+
+    def unquote(self, namespace: Namespace, forgotten: Sequence[str]) -> None:
+        """Take forgotten texts out of the turns kept for the sessions of ``namespace``.
+
+        Each kept turn's text and context lose the sentences that state a forgotten text
+        (:func:`memvault.forgetting.unquoted`, the rule the store's memories follow), so the
+        next turn's context does not quote them, and an earlier memory's context completed
+        by the next turn is its stored context, unquoted, with the turns after it. The texts
+        are kept (the last :data:`KEPT_FORGOTTEN` of a namespace, for the
+        :data:`KEPT_SESSIONS` namespaces forgotten in most recently) and taken out of the
+        messages of the turns saved afterwards too, where they stand in the contexts only:
+        the turn that asked to forget ("Please forget that I am allergic to peanuts.") is
+        saved after the forgetting, and quotes it.
+
+        Args:
+            namespace: Where the memories were forgotten.
+            forgotten: Their texts.
+        """
+        with self._lock:
+            kept = (*self._forgotten.pop(namespace, ()), *forgotten)
+            self._forgotten[namespace] = kept[-KEPT_FORGOTTEN:]
+            while len(self._forgotten) > self.kept_sessions:
+                self._forgotten.popitem(last=False)
+            for session, tail in self._tails.items():
+                if session[0] != namespace:
+                    continue
+                self._tails[session] = tuple(
+                    Said(
+                        replace(
+                            said.turn,
+                            text=unquoted(said.turn.text, forgotten),
+                            context=unquoted(said.turn.context or "", forgotten) or None,
+                        ),
+                        said.key,
+                    )
+                    for said in tail
+                )
 
     def record(self, window: Window, keys: Sequence[str | None] = ()) -> None:
         """Keep the window's turn as said: the session's last turns now end with it.

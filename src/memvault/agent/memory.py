@@ -66,9 +66,10 @@ class AgentMemory:
             :meth:`flush`; counts in :attr:`ingestion`. ``False`` (default): in the caller.
 
     Attributes:
-        session_tails: The last turns of each session saved through this memory
-            (:class:`~memvault.turn_context.SessionTails`), whose messages give a saved
-            statement its context.
+        session_tails: The last turns of each session saved through the agent memories of
+            this store in this process (:meth:`SessionTails.of
+            <memvault.turn_context.SessionTails.of>`), whose messages give a saved statement
+            its context.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
@@ -124,7 +125,7 @@ class AgentMemory:
         self.ttl = ttl
         self.name = name
         self.background = background
-        self.session_tails = SessionTails()
+        self.session_tails = SessionTails.of(store)
         self._worker = BackgroundWorker(name) if background else None
 
     @classmethod
@@ -560,7 +561,10 @@ class MemoryScope:
         scope that states it is removed (:func:`~memvault.statements.states`: the description's
         content words all appear in it). Then, for each memory removed, the memories listed in
         its ``sources`` and every memory that states its text go too, so a forgotten fact's
-        raw turns do not bring it back.
+        raw turns do not bring it back. Last, the texts removed are taken out of the contexts
+        of the memories beside them and of the turns kept for the next turn's context
+        (:mod:`memvault.forgetting`), so neither a search nor a later prompt quotes them; the
+        history keeps them (``history``).
 
         Args:
             memory: A key (``"mem-3f2a..."``) or a description (``"that I am learning
@@ -574,7 +578,10 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: If ``memory`` is blank.
         """
-        return self._scoped.forget(memory, source)
+        removed = self._scoped.forget(memory, source)
+        for namespace in dict.fromkeys(item.namespace for item in removed):
+            self.memory.session_tails.unquote(namespace, [item.text for item in removed])
+        return removed
 
     # -- reads ------------------------------------------------------------------------------
 

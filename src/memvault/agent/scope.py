@@ -16,6 +16,7 @@ from typing import Any, Literal
 from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
 from memvault.errors import InvalidArgumentError, InvalidValueError
+from memvault.forgetting import unquote_neighbours
 from memvault.items import MemoryItem
 from memvault.model import Namespace
 from memvault.statements import description_of, memory_key, near_duplicate, states
@@ -169,7 +170,8 @@ class ScopedStore:
     def forget(self, memory: Any, source: str) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
-        See :meth:`memvault.MemoryScope.forget`.
+        See :meth:`memvault.MemoryScope.forget`; the texts removed are then taken out of the
+        contexts of the memories beside them (:func:`~memvault.forgetting.unquote_neighbours`).
 
         Args:
             memory: A key or a description.
@@ -194,6 +196,9 @@ class ScopedStore:
                 removed.setdefault((item.namespace, item.key), item)
         for namespace, key in removed:
             self.store.delete(namespace, key, source=source)
+        texts = [item.text for item in removed.values()]
+        for namespace in dict.fromkeys(namespace for namespace, _ in removed):
+            unquote_neighbours(self.store, namespace, texts, source=source, ttl=self.ttl)
         return list(removed.values())
 
     def _memories_stating(self, description: str) -> list[MemoryItem]:
