@@ -45,7 +45,7 @@ from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.forgetting import unquote_neighbours
-from memvault.items import MAX_TTL, MemoryItem, validate_items
+from memvault.items import MAX_TTL, SCORE_SCALES, MemoryItem, validate_items
 from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
 from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
@@ -472,7 +472,8 @@ def search(
 ) -> None:
     """Recall the memories most relevant to QUERY.
 
-    Searches the namespace and everything below it.
+    Searches the namespace and everything below it. A line on stderr says what the scores
+    are and their scale.
     """
     try:
         parsed = json.loads(filter) if filter else None
@@ -489,6 +490,9 @@ def search(
         _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value
     )
     _print_items(found, as_json)
+    kind = found[0].score_type if found else None
+    if kind is not None and not as_json:  # JSON says it in each item's score_type
+        err.print(f"score: {kind}, {SCORE_SCALES[kind]}")
 
 
 @app.command()

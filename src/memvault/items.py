@@ -33,6 +33,17 @@ from memvault.namespace import is_utf8, validate_key
 ScoreType = Literal["cosine", "bm25", "hybrid"]
 """What a search score is: see :attr:`MemoryItem.score_type`."""
 
+SCORE_SCALES: dict[ScoreType, str] = {
+    "cosine": "cosine similarity of the embeddings, from -1 to 1",
+    "bm25": "BM25 of the words the item shares with the query, above 0; compare within one "
+    "search only",
+    "hybrid": "BM25 and cosine fused, from 0 to 1 within one search (the best word match "
+    "scores at least 0.5): how an item ranks against the others found, not how well it "
+    "matches; --mode dense gives cosine similarities",
+}
+"""Each score type's scale in a line, as ``memvault search`` explains its scores
+(:mod:`memvault.fusion` for the hybrid score)."""
+
 MAX_SECONDS = 1e12
 """Upper bound (exclusive) of every time, in Unix seconds: about the year 33,658. Times are
 finite and from 0 (1970-01-01 UTC) up to this, so any stored time converts to a ``datetime``
@@ -144,9 +155,12 @@ class MemoryItem(BaseModel):
         score: Relevance when the item came from a search with a query, ``None`` otherwise;
             ``score_type`` says what it is.
         score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
-            search), ``"bm25"`` (Okapi BM25 as SQLite FTS5 computes it, ``> 0``, lexical search)
-            or ``"hybrid"`` (the fused score of hybrid search, in ``[-1, 1]``: min-max normalised
-            BM25 and cosine combined, see :mod:`memvault.fusion`); ``None`` without a score.
+            search), ``"bm25"`` (Okapi BM25 with :mod:`memvault.lexical`'s constants and the
+            statistics of the namespace searched, ``> 0``, lexical search) or ``"hybrid"``
+            (the fused score of hybrid search: min-max normalised BM25 and cosine combined, in
+            ``[0, 1]`` for the fused block and ``[-1, 0]`` below it, relative to one search;
+            see :mod:`memvault.fusion`); ``None`` without a score. :data:`SCORE_SCALES` says
+            each in a line.
 
     Raises:
         pydantic.ValidationError: On construction with a field of the wrong type or a time
