@@ -489,8 +489,7 @@ class MemoryScope:
         questions, requests and pleasantries store nothing. A message too long for one memory
         (a pasted document) never fails the turn: its memory keeps the first
         :data:`~memvault.items.MAX_TEXT_CHARS` characters, with a marker saying how many were
-        left out, and its line in a context is cut the same way
-        (:data:`~memvault.conversations.CONTEXT_TURN_CHARS`). With one, the facts it draws
+        left out. With one, the facts it draws
         from the user and assistant messages go through :meth:`reconcile` (with a reconciler:
         one more LLM call when stored memories are similar) as ``kind="fact"`` memories whose
         ``sources`` are the keys of the user's statements; if the extractor's call fails or its
@@ -506,8 +505,9 @@ class MemoryScope:
         A statement is stored with a ``context``, as an ingested conversation's turns are
         (:func:`memvault.conversations.with_context`, the same function): the turn's date
         (``timestamp``, written as ``"1:56 pm on 8 May, 2023"``), then the two messages before
-        it, the whole message it is from and the message after it, each as ``speaker: text``
-        (the speaker is a message's ``"name"``, else its role). The store embeds and indexes
+        it, the message it is from and the message after it, each as ``speaker: text`` (the
+        speaker is a message's ``"name"``, else its role) cut to
+        :data:`~memvault.conversations.CONTEXT_TURN_CHARS`. The store embeds and indexes
         the context with the text (:func:`memvault.lexical.indexed_text`), so "Yes, last
         Friday!" is found by the question it answers; ``text`` stays what the user said. The
         messages before may be the last of the session's previous turns (this memory keeps the
@@ -646,7 +646,7 @@ class MemoryScope:
         )
 
     def context(self, query: str | None, *, exclude: Iterable[str] = ()) -> str:
-        """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render`.
+        """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render` (within its budgets).
 
         Returns:
             The fenced block, or ``""`` when nothing was recalled.
@@ -692,7 +692,9 @@ def memory_context(
     """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
 
     The recall policy of :meth:`MemoryScope.recall` (no duplicates, statements first) over a
-    namespace that is already resolved.
+    namespace that is already resolved, rendered within the default budgets
+    (:data:`~memvault.context.DEFAULT_MAX_MEMORY_CHARS` per memory,
+    :data:`~memvault.context.DEFAULT_MAX_BLOCK_CHARS` between the fences).
 
     Args:
         store: A :class:`~memvault.MemoryStore`.
