@@ -8,8 +8,8 @@ LlamaIndex memory and tools, since each adapter takes the :class:`~memvault.Agen
 builds::
 
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
-     "similarity_threshold": null, "extraction": false, "reconciliation": false,
-     "background": false}
+     "max_memory_chars": 2000, "max_block_chars": 12000, "similarity_threshold": null,
+     "extraction": false, "reconciliation": false, "background": false}
 """
 
 from __future__ import annotations
@@ -19,12 +19,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from memvault.arguments import MAX_K
+from memvault.arguments import MAX_COUNT, MAX_K
 from memvault.backends.memory import InMemoryBackend
-from memvault.context import DEFAULT_MEMORY_HEADER
+from memvault.context import (
+    DEFAULT_MAX_BLOCK_CHARS,
+    DEFAULT_MAX_MEMORY_CHARS,
+    DEFAULT_MEMORY_HEADER,
+)
 from memvault.errors import InvalidArgumentError, validation_problem
 from memvault.model import Namespace
 from memvault.store import MemoryStore
+from memvault.truncation import MIN_BUDGET_CHARS
 
 DEFAULT_NAMESPACE: Namespace = ("users", "{user_id}")
 """Default namespace template: one namespace per user, shared by all of that user's sessions."""
@@ -62,6 +67,20 @@ class MemoryConfig(BaseModel):
     )
     k: int = Field(default=5, ge=1, le=MAX_K, description="Most memories recalled per query.")
     header: str = Field(default=DEFAULT_MEMORY_HEADER, description="Text before the fence.")
+    max_memory_chars: int = Field(
+        default=DEFAULT_MAX_MEMORY_CHARS,
+        ge=MIN_BUDGET_CHARS,
+        le=MAX_COUNT,
+        description="Most characters of one memory's text in the injected block; a longer "
+        "one is cut with a marker '… [truncated, N more characters]'.",
+    )
+    max_block_chars: int = Field(
+        default=DEFAULT_MAX_BLOCK_CHARS,
+        ge=MIN_BUDGET_CHARS,
+        le=MAX_COUNT,
+        description="Most characters of the injected block's memory lines (between its "
+        "fences); memories are added best first until it is full.",
+    )
     similarity_threshold: float | None = Field(
         default=DEFAULT_SIMILARITY_THRESHOLD,
         ge=-1.0,

@@ -42,6 +42,7 @@ from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import validate_time
 from memvault.periods import MONTH_NAMES
+from memvault.truncation import truncated
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
@@ -54,6 +55,12 @@ windows from (1, 0) to (3, 2) (``bench/README.md``): a turn often answers, or go
 what was said just before it."""
 CONTEXT_AFTER = 1
 """Turns after a turn that go into its ``context`` (:func:`with_context`'s default)."""
+CONTEXT_TURN_CHARS = 2_000
+"""Most characters of a turn's text in a ``context`` line; a longer one is cut with a marker
+(:func:`~memvault.truncation.truncated`). Every LoCoMo turn (434 characters at most) stays
+whole, and the embedder reads only about the first 1,000 characters of a text and its context
+together, while a pasted document adds at most this much to each of the four contexts it is in
+(its own and its neighbours')."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +118,8 @@ def with_context(
     Returns:
         New turns, the same but with ``context`` set to lines ``session_date`` (when known),
         then ``speaker: text`` for each turn of the window (from ``before`` turns before to
-        ``after`` turns after) that has words, the turn itself included.
+        ``after`` turns after) that has words, the turn itself included, each text cut to
+        :data:`CONTEXT_TURN_CHARS`.
 
     Raises:
         InvalidArgumentError: If ``before`` or ``after`` is not an int from 0 to
@@ -124,7 +132,9 @@ def with_context(
         window = turns[max(0, i - before) : i + after + 1]
         lines = [turn.session_date] if turn.session_date else []
         lines += [
-            f"{t.speaker}: {t.text}" for t in window if t.session == turn.session and t.text.strip()
+            f"{t.speaker}: {truncated(t.text, CONTEXT_TURN_CHARS)}"
+            for t in window
+            if t.session == turn.session and t.text.strip()
         ]
         out.append(replace(turn, context="\n".join(lines)))
     return out

@@ -99,13 +99,15 @@ def read_entry(data: Any) -> HistoryEntry:
             f"a {event!r} entry has {'a' if wants_before else 'no'} before and "
             f"{'an' if wants_after else 'no'} after value"
         )
+    # An entry holds values as they were stored, perhaps before MAX_TEXT_CHARS was a rule.
+    as_stored = {"max_text_chars": None}
     return HistoryEntry(
         namespace=validate_namespace(data["namespace"]),
         key=validate_key(data["key"]),
         event=event,
         at=validate_time(data["at"], "at"),
-        before=None if before is None else validate_value(before, where="before"),
-        after=None if after is None else validate_value(after, where="after"),
+        before=None if before is None else validate_value(before, where="before", **as_stored),
+        after=None if after is None else validate_value(after, where="after", **as_stored),
         source=validate_source(data["source"]),
     )
 

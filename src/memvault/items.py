@@ -3,7 +3,8 @@
 The rules live here, once, for every way in (``put``, ``put_many``, ``import_jsonl``,
 ``memvault ingest``, the adapters):
 
-- A value is a dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS` entries,
+- A value is a dict with a non-empty ``"text"`` string of at most :data:`MAX_TEXT_CHARS`
+  characters and at most :data:`MAX_FIELDS` entries,
   made of JSON only (dict with ``str`` keys, list, str, int, float, bool, None), so it
   round-trips exactly (:func:`validate_value`, :func:`validate_json`): floats finite, ints
   within signed 64 bits (:data:`MIN_INT` to :data:`MAX_INT`), strings and keys UTF-8, at most
@@ -71,6 +72,16 @@ MAX_FIELDS = 1000
 metadata entries of the record (for filters), and a record with about 6,000 of them breaks its
 compaction for good (the collection can then be neither written nor opened); nested entries
 have no such cost."""
+
+MAX_TEXT_CHARS = 32_000
+"""Most characters (Unicode code points) a value's ``"text"`` may hold. The text is what the
+store embeds and indexes and what a recall puts into a prompt, so it is a memory, not a
+document: 32,000 characters (about 8,000 tokens of English) hold a long note or a page-sized
+chunk whole, far more than the default embedder reads (its first 256 word pieces, about 1,000
+characters), while a pasted file or log of hundreds of KB is refused: split it into several
+memories, or store a summary and keep the document elsewhere. Items already stored are not
+checked again (a read never validates), so a store written before this limit reads as before.
+The agent layer cuts what it writes to fit (:mod:`memvault.agent.scope`)."""
 
 _PATH_KEY_CHARS = 40  # a dict key in an error message is cut to this many characters
 
@@ -302,22 +313,28 @@ def _problem(item: Any) -> str | None:
     )
 
 
-def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
+def validate_value(
+    value: Any, *, where: str = "value", max_text_chars: int | None = MAX_TEXT_CHARS
+) -> dict[str, Any]:
     """Check that a value can be stored and will round-trip exactly.
 
     Args:
-        value: A dict with a non-empty ``"text"`` string and at most :data:`MAX_FIELDS`
-            entries, all JSON as :func:`validate_json` checks it.
+        value: A dict with a non-empty ``"text"`` string of at most ``max_text_chars``
+            characters and at most :data:`MAX_FIELDS` entries, all JSON as
+            :func:`validate_json` checks it.
         where: How the message names the value, e.g. ``"items[3] value"``.
+        max_text_chars: Most characters of ``"text"``: :data:`MAX_TEXT_CHARS` for a value
+            being written; ``None`` for a value as it was once stored (a history entry's).
 
     Returns:
         The value, unchanged.
 
     Raises:
-        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, has more than
-            :data:`MAX_FIELDS` entries, or breaks a rule of :func:`validate_json` (a tuple, a
-            set, a non-string dict key, NaN, a 401-digit int, an object, a lone surrogate, a NUL,
-            nesting deeper than :data:`MAX_DEPTH`); the message names the path.
+        InvalidValueError: If it is not a dict, lacks a non-empty ``text``, has a longer
+            ``text`` than ``max_text_chars``, has more than :data:`MAX_FIELDS` entries, or
+            breaks a rule of :func:`validate_json` (a tuple, a set, a non-string dict key,
+            NaN, a 401-digit int, an object, a lone surrogate, a NUL, nesting deeper than
+            :data:`MAX_DEPTH`); the message names the path.
     """
     if type(value) is not dict:
         raise InvalidValueError(
@@ -329,6 +346,12 @@ def validate_value(value: Any, *, where: str = "value") -> dict[str, Any]:
         raise InvalidValueError(
             f'{where}["text"] must be a non-empty string (it is what gets embedded), got '
             f"{shown(text)}"
+        )
+    if max_text_chars is not None and len(text) > max_text_chars:
+        raise InvalidValueError(
+            f'{where}["text"] has {len(text):,} characters, more than the {max_text_chars:,} '
+            "a memory may hold (memvault.items.MAX_TEXT_CHARS); split it into several "
+            "memories, or store a summary and keep the document elsewhere"
         )
     if len(value) > MAX_FIELDS:
         raise InvalidValueError(

@@ -32,6 +32,7 @@ from memvault.agent import MemoryChange, MemoryScope
 from memvault.errors import InvalidArgumentError, shown, validation_problem
 from memvault.items import MemoryItem
 from memvault.statements import normalize_text
+from memvault.truncation import truncated
 
 NO_MEMORIES = "No memories found."
 
@@ -195,9 +196,10 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
         ``remember`` (through :meth:`~memvault.MemoryScope.reconcile`): a line per change,
         ``"Remembered (id KEY): TEXT"`` (with ``", said N times"`` when it merged into a
         stored memory), ``"Updated (id KEY): TEXT (was: OLD)"``, ``"Deleted (id KEY), no
-        longer true: OLD"`` or ``"Already remembered (id KEY): TEXT"``. ``recall`` and
-        ``list_memories``: the fenced block of :meth:`~memvault.AgentMemory.render` with ids,
-        or :data:`NO_MEMORIES`. ``forget``: ``"Forgot N memories:"`` and the block of what was
+        longer true: OLD"`` or ``"Already remembered (id KEY): TEXT"``, each text cut to the
+        memory's ``max_memory_chars``. ``recall`` and ``list_memories``: the fenced block of
+        :meth:`~memvault.AgentMemory.render` with ids (within the memory's budgets), or
+        :data:`NO_MEMORIES`. ``forget``: ``"Forgot N memories:"`` and the block of what was
         removed, or ``"No memory matches ..."``.
 
     Raises:
@@ -208,7 +210,7 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
     """
     args = _checked(scope, name, arguments)
     if isinstance(args, RememberArgs):
-        return _remembered(scope.reconcile([_fact(args)], source="tool"))
+        return _remembered(scope, scope.reconcile([_fact(args)], source="tool"))
     return _run_read_or_forget(scope, args)
 
 
@@ -230,21 +232,26 @@ def _fact(args: RememberArgs) -> str:
     return args.text
 
 
-def _remembered(changes: list[MemoryChange]) -> str:
-    """What ``remember`` tells the model it did, one line per change."""
+def _remembered(scope: MemoryScope, changes: list[MemoryChange]) -> str:
+    """What ``remember`` tells the model it did, one line per change.
+
+    Each text is cut to the memory's ``max_memory_chars``, as in the block of a recall.
+    """
+    chars = scope.memory.max_memory_chars
     lines = []
     for change in changes:
-        item = change.item
+        key, text = change.item.key, truncated(change.item.text, chars)
+        before = truncated(change.before or "", chars)
         if change.event in ("add", "merge"):
-            mentions = item.value.get("mentions", 1)
+            mentions = change.item.value.get("mentions", 1)
             again = f", said {mentions} times" if mentions > 1 else ""
-            lines.append(f"Remembered (id {item.key}{again}): {item.text}")
+            lines.append(f"Remembered (id {key}{again}): {text}")
         elif change.event == "update":
-            lines.append(f"Updated (id {item.key}): {item.text} (was: {change.before})")
+            lines.append(f"Updated (id {key}): {text} (was: {before})")
         elif change.event == "delete":
-            lines.append(f"Deleted (id {item.key}), no longer true: {change.before}")
+            lines.append(f"Deleted (id {key}), no longer true: {before}")
         else:
-            lines.append(f"Already remembered (id {item.key}): {item.text}")
+            lines.append(f"Already remembered (id {key}): {text}")
     return "\n".join(lines)
 
 
@@ -269,5 +276,5 @@ async def arun_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str
     """
     args = _checked(scope, name, arguments)
     if isinstance(args, RememberArgs):
-        return _remembered(await scope.areconcile([_fact(args)], source="tool"))
+        return _remembered(scope, await scope.areconcile([_fact(args)], source="tool"))
     return await asyncio.to_thread(_run_read_or_forget, scope, args)

@@ -102,6 +102,23 @@ def import_line(**fields) -> str:
     return line
 
 
+HISTORY_LINE = {
+    "kind": "history",
+    "namespace": ["users", "alice"],
+    "key": "tea",
+    "event": "update",
+    "at": 5.0,
+    "before": {"text": "x"},
+    "after": {"text": "y"},
+    "source": "api",
+}
+
+
+def history_line(**fields) -> str:
+    """One history line of an export file with ``fields`` replaced."""
+    return json.dumps({**HISTORY_LINE, **fields})
+
+
 class _FakeChroma(http.server.BaseHTTPRequestHandler):
     """Answers the three requests ``chromadb.HttpClient`` makes when it is created."""
 

@@ -14,7 +14,10 @@ and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the
 - **Embedded text**: LangGraph's index ``fields`` (JSON paths read with
   ``langgraph.store.base.get_text_at_path``; ``"$"`` is the whole value as sorted JSON). The
   texts of several fields are joined with newlines into the one text memvault embeds (LangGraph's
-  ``InMemoryStore`` embeds each field apart and keeps the best score).
+  ``InMemoryStore`` embeds each field apart and keeps the best score), cut to
+  :data:`memvault.items.MAX_TEXT_CHARS` with a marker (:func:`memvault.truncation.truncated`):
+  a LangGraph value of any size is stored whole in ``lg~``, and only its first 32,000
+  characters are searched.
 - **Not indexed**: ``index=False``, ``index=[]``, or fields that hold no text in ``v`` (blank
   texts count as none) index nothing, as in ``InMemoryStore``. A memvault item still has one
   embedding, so such an item embeds its key (short and cheap) and is marked ``lg~noindex``;
@@ -37,7 +40,8 @@ from langgraph.store.base import get_text_at_path
 
 from memvault.errors import InvalidFilterError, InvalidValueError, shown
 from memvault.filters import is_scalar
-from memvault.items import MAX_DEPTH, validate_json
+from memvault.items import MAX_DEPTH, MAX_TEXT_CHARS, validate_json
+from memvault.truncation import truncated
 
 MARK = "lg~"
 """The entry holding the original LangGraph value, and the escape prefix of clashing paths."""
@@ -66,11 +70,12 @@ def embedded_text(value: Mapping[str, Any], fields: Sequence[str]) -> str | None
     """Give the text memvault embeds for a LangGraph value under index ``fields``.
 
     Returns:
-        The non-blank texts at ``fields``, joined with newlines; ``None`` if there are none
-        (the item is then not indexed).
+        The non-blank texts at ``fields``, joined with newlines and cut to
+        :data:`memvault.items.MAX_TEXT_CHARS`; ``None`` if there are none (the item is then
+        not indexed).
     """
     texts = [text for path in fields for text in get_text_at_path(value, path) if text.strip()]
-    return "\n".join(texts) or None
+    return truncated("\n".join(texts), MAX_TEXT_CHARS) if texts else None
 
 
 def encode(

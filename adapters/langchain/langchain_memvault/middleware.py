@@ -83,9 +83,10 @@ class MemoryMiddleware(AgentMiddleware):
     Before each model call (``wrap_model_call`` / ``awrap_model_call``) it appends to the
     system message what :meth:`memvault.MemoryScope.context` recalls for the latest human
     message (the fenced block that tells the model to read memories as data), leaving out
-    memories that repeat a message already in the conversation. After the agent turn
-    (``after_agent`` / ``aafter_agent``) it hands the turn's user and assistant messages to
-    :meth:`memvault.MemoryScope.save_turns`, which stores the user's statements (not
+    memories that repeat a message already in the conversation, within the memory's
+    ``max_memory_chars`` and ``max_block_chars`` (:meth:`memvault.AgentMemory.render`). After
+    the agent turn (``after_agent`` / ``aafter_agent``) it hands the turn's user and assistant
+    messages to :meth:`memvault.MemoryScope.save_turns`, which stores the user's statements (not
     questions, requests or pleasantries) as ``kind="turn"`` memories, each with a ``context``
     of the date and the messages around it (the agent's reply before it, from the thread's
     previous run, and after it), as an ingested conversation's turns have; or, with an

@@ -22,7 +22,12 @@ from memvault.agent.validation import Kind, check_options, checked_chat, turn_ti
 from memvault.arguments import check_k
 from memvault.background import BackgroundWorker, IngestionStats, Work, check_timeout
 from memvault.config import DEFAULT_NAMESPACE, DEFAULT_SIMILARITY_THRESHOLD, MemoryConfig
-from memvault.context import DEFAULT_MEMORY_HEADER, format_memories
+from memvault.context import (
+    DEFAULT_MAX_BLOCK_CHARS,
+    DEFAULT_MAX_MEMORY_CHARS,
+    DEFAULT_MEMORY_HEADER,
+    format_memories,
+)
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor, FactExtractor
 from memvault.filters import Filter, normalize_filter
@@ -31,6 +36,7 @@ from memvault.model import Namespace
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
 from memvault.reconcile import Reconciler
 from memvault.store import NOT_GIVEN, MemoryStore
+from memvault.truncation import check_budget
 from memvault.turn_context import SessionTails
 from memvault.twins import async_twin
 
@@ -45,6 +51,13 @@ class AgentMemory:
         k: Most memories recalled per query, 1 to 1000.
         filter: Metadata filter applied to every recall (see :mod:`memvault.filters`).
         header: The line(s) before the fenced block of :meth:`render`.
+        max_memory_chars: Most characters of one memory's text in the block of :meth:`render`
+            (a longer one is cut, with a marker saying how much was left out); 100 to
+            1,000,000, default :data:`~memvault.context.DEFAULT_MAX_MEMORY_CHARS` (2,000).
+        max_block_chars: Most characters of the block's memory lines (what is between its
+            fences): memories are added best first until it is full; 100 to 1,000,000,
+            default :data:`~memvault.context.DEFAULT_MAX_BLOCK_CHARS` (12,000). See
+            :func:`~memvault.format_memories`.
         similarity_threshold: Cosine similarity (of the store's embedder, in ``[-1, 1]``) from
             which a new memory overwrites its nearest stored memory instead of adding one, if
             their words and numbers agree too (:func:`~memvault.statements.near_duplicate`);
@@ -75,8 +88,9 @@ class AgentMemory:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
             :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
             ``extractor`` is not an Extractor or ``reconciler`` not a Reconciler, ``header``
-            is not a UTF-8 str, ``name`` is not an identifier, or ``background`` is not a
-            bool.
+            is not a UTF-8 str, ``name`` is not an identifier, ``background`` is not a
+            bool, or a budget (``max_memory_chars``, ``max_block_chars``) is not an int from
+            100 to 1,000,000.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -95,6 +109,8 @@ class AgentMemory:
         k: int = 5,
         filter: Filter | None = None,
         header: str = DEFAULT_MEMORY_HEADER,
+        max_memory_chars: int = DEFAULT_MAX_MEMORY_CHARS,
+        max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS,
         similarity_threshold: float | None = DEFAULT_SIMILARITY_THRESHOLD,
         extractor: Extractor | None = None,
         reconciler: Reconciler | None = None,
@@ -119,6 +135,8 @@ class AgentMemory:
         self.k = check_k(k)
         self.filter = filter
         self.header = header
+        self.max_memory_chars = check_budget(max_memory_chars, "max_memory_chars")
+        self.max_block_chars = check_budget(max_block_chars, "max_block_chars")
         self.similarity_threshold = similarity_threshold
         self.extractor = extractor
         self.reconciler = reconciler
@@ -139,7 +157,8 @@ class AgentMemory:
             memory_or_store: An :class:`AgentMemory`, used as it is, or a
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
-                ``header``, ``extractor``, ``reconciler``, ``ttl``, ``name``, ``background``);
+                ``header``, ``max_memory_chars``, ``max_block_chars``, ``extractor``,
+                ``reconciler``, ``ttl``, ``name``, ``background``);
                 those equal to
                 :data:`~memvault.arguments.NOT_GIVEN` are left out, so the defaults apply.
 
@@ -203,6 +222,8 @@ class AgentMemory:
             settings.namespace,
             k=settings.k,
             header=settings.header,
+            max_memory_chars=settings.max_memory_chars,
+            max_block_chars=settings.max_block_chars,
             similarity_threshold=settings.similarity_threshold,
             extractor=FactExtractor(llm) if settings.extraction else None,
             reconciler=Reconciler(llm) if settings.reconciliation else None,
@@ -326,6 +347,10 @@ class AgentMemory:
     def render(self, items: Sequence[MemoryItem], *, show_ids: bool = False) -> str:
         """Render memories as the fenced block models read as data, under :attr:`header`.
 
+        Each text is cut to :attr:`max_memory_chars` and the block's memory lines to
+        :attr:`max_block_chars` (best first), so a recall never puts more than those budgets
+        into a prompt or a tool result.
+
         Args:
             items: Memories, most relevant first.
             show_ids: Whether each line carries the memory's key (tool results do).
@@ -333,7 +358,13 @@ class AgentMemory:
         Returns:
             The block (:func:`~memvault.format_memories`), or ``""`` for no items.
         """
-        return format_memories(list(items), header=self.header, show_ids=show_ids)
+        return format_memories(
+            list(items),
+            header=self.header,
+            show_ids=show_ids,
+            max_memory_chars=self.max_memory_chars,
+            max_block_chars=self.max_block_chars,
+        )
 
 
 class MemoryScope:
@@ -384,7 +415,9 @@ class MemoryScope:
         history records a ``"merge"``. :meth:`reconcile` is the form that asks the reconciler.
 
         Args:
-            text: The memory, e.g. ``"The user is allergic to kiwi."``.
+            text: The memory, e.g. ``"The user is allergic to kiwi."``; one longer than
+                :data:`~memvault.items.MAX_TEXT_CHARS` is stored cut to it, with a marker
+                (:func:`~memvault.agent.scope.memory_text`).
             metadata: More value fields (JSON), e.g. ``{"topic": "health"}``; the layer's own
                 fields (:data:`~memvault.agent.validation.RESERVED_FIELDS`) cannot be set here.
             kind: ``"fact"`` (a durable fact) or ``"turn"`` (a statement as the user said it).
@@ -454,7 +487,10 @@ class MemoryScope:
 
         Without an extractor, each user message's statements
         (:func:`~memvault.statements.memorable_text`) become one ``kind="turn"`` memory;
-        questions, requests and pleasantries store nothing. With one, the facts it draws
+        questions, requests and pleasantries store nothing. A message too long for one memory
+        (a pasted document) never fails the turn: its memory keeps the first
+        :data:`~memvault.items.MAX_TEXT_CHARS` characters, with a marker saying how many were
+        left out. With one, the facts it draws
         from the user and assistant messages go through :meth:`reconcile` (with a reconciler:
         one more LLM call when stored memories are similar) as ``kind="fact"`` memories whose
         ``sources`` are the keys of the user's statements; if the extractor's call fails or its
@@ -470,8 +506,9 @@ class MemoryScope:
         A statement is stored with a ``context``, as an ingested conversation's turns are
         (:func:`memvault.conversations.with_context`, the same function): the turn's date
         (``timestamp``, written as ``"1:56 pm on 8 May, 2023"``), then the two messages before
-        it, the whole message it is from and the message after it, each as ``speaker: text``
-        (the speaker is a message's ``"name"``, else its role). The store embeds and indexes
+        it, the message it is from and the message after it, each as ``speaker: text`` (the
+        speaker is a message's ``"name"``, else its role) cut to
+        :data:`~memvault.conversations.CONTEXT_TURN_CHARS`. The store embeds and indexes
         the context with the text (:func:`memvault.lexical.indexed_text`), so "Yes, last
         Friday!" is found by the question it answers; ``text`` stays what the user said. The
         messages before may be the last of the session's previous turns (this memory keeps the
@@ -616,7 +653,7 @@ class MemoryScope:
         )
 
     def context(self, query: str | None, *, exclude: Iterable[str] = ()) -> str:
-        """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render`.
+        """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render` (within its budgets).
 
         Returns:
             The fenced block, or ``""`` when nothing was recalled.
@@ -662,7 +699,9 @@ def memory_context(
     """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
 
     The recall policy of :meth:`MemoryScope.recall` (no duplicates, statements first) over a
-    namespace that is already resolved.
+    namespace that is already resolved, rendered within the default budgets
+    (:data:`~memvault.context.DEFAULT_MAX_MEMORY_CHARS` per memory,
+    :data:`~memvault.context.DEFAULT_MAX_BLOCK_CHARS` between the fences).
 
     Args:
         store: A :class:`~memvault.MemoryStore`.

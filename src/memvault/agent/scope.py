@@ -5,6 +5,11 @@ one session, the memory's ``ttl`` and ``similarity_threshold``), with the operat
 read and write memories there under the layer's rules: :meth:`ScopedStore.remember` (a memory
 that says what a stored one says updates it), :meth:`ScopedStore.forget` (with what it was
 derived from and what states it) and :meth:`ScopedStore.candidates` (what a model is shown).
+
+The layer never refuses a text for its length, so a user who pastes a long document never
+fails the agent's reply: a text longer than the store holds
+(:data:`~memvault.items.MAX_TEXT_CHARS`) is written cut to it (:func:`memory_text`), with a
+marker saying how many characters were left out.
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
 from memvault.errors import InvalidArgumentError, InvalidValueError
 from memvault.forgetting import unquote_neighbours
-from memvault.items import MemoryItem
+from memvault.items import MAX_TEXT_CHARS, MemoryItem
 from memvault.model import Namespace
 from memvault.statements import description_of, memory_key, near_duplicate, states
 from memvault.store import MemoryStore
+from memvault.truncation import truncated
 
 MAX_SESSIONS = 20
 """How many session ids a memory keeps in ``sessions`` (the most recent)."""
@@ -28,6 +34,16 @@ CANDIDATES = 5
 """How many nearest memories a write compares with for near-duplicates."""
 STATING_POOL = 50
 """How many memories a description is compared with when forgetting by description."""
+
+
+def memory_text(text: str) -> str:
+    """The text a memory is written with: ``text``, cut to :data:`~memvault.items.MAX_TEXT_CHARS`.
+
+    A longer text (a pasted document or log) keeps its start, to the last whole word, and
+    ends with ``"… [truncated, N more characters]"`` (:func:`~memvault.truncation.truncated`).
+    """
+    return truncated(text, MAX_TEXT_CHARS)
+
 
 Written = Literal["add", "merge"]
 """What :meth:`ScopedStore.remember` did: added a memory, or merged into a stored one."""
@@ -63,7 +79,8 @@ class ScopedStore:
         so nothing is lost or doubled.
 
         Args:
-            text: The memory's text.
+            text: The memory's text; a longer one than the store holds is cut
+                (:func:`memory_text`).
             metadata: ``None`` or more value fields (JSON).
             kind: ``"fact"`` or ``"turn"``.
             sources: Keys of the memories this one was derived from.
@@ -77,7 +94,7 @@ class ScopedStore:
                 :func:`~memvault.agent.validation.check_value_fields` raise.
             InvalidValueError: If metadata is not JSON.
         """
-        text = check_text(text, "text")
+        text = memory_text(check_text(text, "text"))
         extra, kind, sources = check_value_fields(metadata, kind, sources)
 
         def attempt() -> tuple[Written, MemoryItem]:

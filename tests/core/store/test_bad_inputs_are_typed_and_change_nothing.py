@@ -34,6 +34,7 @@ from tests.core.bad_inputs import (
     client_of_a_server_that_went_down,
     copy_of,
     exported,
+    history_line,
     import_line,
     nested,
     open_store,
@@ -44,6 +45,7 @@ from tests.core.bad_inputs import (
 from tests.core.cli import cli, memvault
 
 LONG = "x" * 2000
+TOO_LONG_TEXT = {"text": "x" * 32_001}  # one more than MAX_TEXT_CHARS
 TEA_TURN = [{"role": "user", "content": "I like green tea."}]
 FIVE_THOUSAND = ("a",) * 5000
 
@@ -103,23 +105,6 @@ def run(coroutine):
     return asyncio.run(coroutine)
 
 
-HISTORY_LINE = {
-    "kind": "history",
-    "namespace": ["users", "alice"],
-    "key": "tea",
-    "event": "update",
-    "at": 5.0,
-    "before": {"text": "x"},
-    "after": {"text": "y"},
-    "source": "api",
-}
-
-
-def history_line(**fields) -> str:
-    """One history line of an export file with ``fields`` replaced."""
-    return json.dumps({**HISTORY_LINE, **fields})
-
-
 p = pytest.param
 
 PYTHON_CASES = [
@@ -164,6 +149,8 @@ PYTHON_CASES = [
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "deep": DEEP}), id="put value nested 5,000 deep"),
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "d": nested(32)}), id="put value nested 33 deep"),
     p(lambda c: c.store.put(ALICE, "k", {"text": DEEP}), id="put value text nested 5,000 deep"),
+    p(lambda c: c.store.put(ALICE, "k", {"text": "x" * 5_000_000}), id="put value text of 5 MB"),
+    p(lambda c: c.store.put(ALICE, "tea", TOO_LONG_TEXT), id="put overwrite with 32,001 chars"),
     p(lambda c: c.store.put(ALICE, "k", self_referencing()), id="put value refers to itself"),
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "t": (1, 2)}), id="put value tuple"),
     p(lambda c: c.store.put(ALICE, "k", {**TEA, "s": {1}}), id="put value set"),
@@ -204,6 +191,10 @@ PYTHON_CASES = [
         id="put_many 6,001 items last nested 5,000 deep",
     ),
     p(lambda c: c.store.put_many(ALICE, generator_ending_badly()), id="put_many generator"),
+    p(
+        lambda c: c.store.put_many(ALICE, [("a", TEA), ("b", TOO_LONG_TEXT)]),
+        id="put_many last text of 32,001 chars",
+    ),
     p(
         lambda c: c.store.put_many(ALICE, [("a", TEA), ("tea", {"text": "x", "n": BIG})]),
         id="put_many overwrite then bad",
@@ -387,6 +378,12 @@ PYTHON_CASES = [
         id="import namespace str",
     ),
     p(lambda c: c.store.import_jsonl(c.lines(import_line(key=LONG))), id="import key too long"),
+    p(
+        lambda c: c.store.import_jsonl(
+            c.lines(import_line(), import_line(key="b", value=TOO_LONG_TEXT))
+        ),
+        id="import text of 32,001 chars",
+    ),
     p(lambda c: c.store.import_jsonl(c.lines(import_line(), "[1, 2]")), id="import line array"),
     p(lambda c: c.store.import_jsonl(c.lines(import_line(), "{bad")), id="import line not JSON"),
     p(lambda c: c.store.import_jsonl(c.lines(DEEP_JSON)), id="import line nested 5,000 deep"),
@@ -477,6 +474,12 @@ PYTHON_CASES = [
     p(lambda c: AgentMemory(c.store, extractor="gpt"), id="AgentMemory extractor str"),
     p(lambda c: AgentMemory(c.store, name="my memory"), id="AgentMemory name with a space"),
     p(lambda c: AgentMemory(c.store, header=5), id="AgentMemory header int"),
+    p(lambda c: AgentMemory(c.store, max_memory_chars=0), id="AgentMemory max_memory_chars 0"),
+    p(lambda c: AgentMemory(c.store, max_block_chars="8k"), id="AgentMemory max_block_chars str"),
+    p(
+        lambda c: AgentMemory.from_config({"max_block_chars": 99}),
+        id="AgentMemory.from_config max_block_chars 99",
+    ),
     p(lambda c: AgentMemory(c.store, ttl=-1), id="AgentMemory ttl negative"),
     p(lambda c: AgentMemory(c.store, ttl="1h"), id="AgentMemory ttl str"),
     p(lambda c: AgentMemory(c.store, background="yes"), id="AgentMemory background str"),
@@ -633,6 +636,12 @@ CLI_CASES = [
     p(["ingest", "{file}", "-n", "users/alice", "--ttl", "inf"], _turns(1), 2, id="ttl inf"),
     p(["ingest", "{file}", "-n", "users/alice", "--ttl", "nan"], _turns(1), 2, id="ttl nan"),
     p(["ingest", "{folder}", "-n", "users/alice"], "", 1, id="ingest a folder"),
+    p(
+        ["ingest", "{file}", "-n", "users/alice"],
+        _turns(1, 2, content="I like tea. " * 3000),
+        1,
+        id="ingest a message of 36,000 chars",
+    ),
     p(["import", "{file}"], import_line(created_at="raw:NaN"), 1, id="import NaN"),
     p(["import", "{file}"], import_line(updated_at=1e300), 1, id="import 1e300"),
     p(["import", "{file}"], import_line(expires_at="raw:Infinity"), 1, id="import Infinity"),

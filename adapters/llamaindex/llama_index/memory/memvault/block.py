@@ -66,8 +66,10 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
 
     On every ``Memory.get``/``aget`` the block recalls memories for the latest user message
     (:meth:`memvault.MemoryScope.context`), leaving out those that repeat a message already in
-    the history, and returns memvault's fenced block, which ``Memory`` puts into the system
-    message inside ``<memory><NAME>...</NAME></memory>``. The memories' texts are escaped so
+    the history, and returns memvault's fenced block (within the memory's ``max_memory_chars``
+    and ``max_block_chars``, see :meth:`memvault.AgentMemory.render`), which ``Memory`` puts
+    into the system message inside ``<memory><NAME>...</NAME></memory>``. The memories' texts
+    are escaped so
     that none can close those tags or fill a template variable of the engine's prompt
     (``{context_str}``). Messages given to the block (``Memory`` hands over those it flushes
     out of short-term memory, :class:`~llama_index.memory.memvault.MemvaultMemory` every
