@@ -40,7 +40,7 @@ from typing import Any
 
 from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
-from memvault.items import validate_time
+from memvault.items import MAX_TEXT_CHARS, validate_time
 from memvault.periods import MONTH_NAMES
 from memvault.truncation import truncated
 
@@ -91,9 +91,15 @@ class Turn:
     context: str | None = None
 
     def value(self) -> dict[str, Any]:
-        """The turn as a store value: ``text``, ``context`` and the known fields as metadata."""
+        """The turn as a store value: ``text``, ``context`` and the known fields as metadata.
+
+        A text longer than a memory may hold (:data:`~memvault.items.MAX_TEXT_CHARS`: a
+        document pasted into a chat) is cut to it with a marker
+        (:func:`~memvault.truncation.truncated`), so that ingesting a conversation never fails
+        on one message.
+        """
         fields = {
-            "text": self.text,
+            "text": truncated(self.text, MAX_TEXT_CHARS),
             "speaker": self.speaker,
             "turn_id": self.turn_id,
             "session": self.session,
