@@ -69,13 +69,14 @@ def rates(labelled: dict) -> list[tuple[str, int, int]]:
 
 
 def locomo_reading(data: Path) -> dict[str, dict]:
-    """Per LoCoMo turn (by its key): each sentence's speech act, the kept text and its key."""
+    """Per LoCoMo turn (by its key): each sentence with its speech act and kept text, and the
+    turn's kept text and its memory key."""
     reading = {}
     for file in sorted(data.glob("*.json")):
         for turn in load_conversation(file):
             kept = memorable_text(turn.text)
             reading[turn.key] = {
-                "sentences": [[s, speech_act(s)] for s in sentences(turn.text)],
+                "sentences": [[s, speech_act(s), memorable_text(s)] for s in sentences(turn.text)],
                 "kept": kept,
                 "key": memory_key(kept) if kept else None,
             }
@@ -83,24 +84,27 @@ def locomo_reading(data: Path) -> dict[str, dict]:
 
 
 def compare(before: dict[str, dict], after: dict[str, dict]) -> None:
-    """Print how many sentences changed speech act and turns changed kept text or key."""
-    acts = Counter()
-    changed_sentences = []
-    for key, now in after.items():
-        for (sentence, was), (_, act) in zip(before[key]["sentences"], now["sentences"]):
-            acts["sentences"] += 1
-            if was != act:
-                changed_sentences.append((was, act, sentence))
+    """Print how many sentences changed speech act or kept text, and turns kept text or key."""
+    pairs = [
+        (was, now)
+        for key in after
+        for was, now in zip(before[key]["sentences"], after[key]["sentences"])
+    ]
+    acts = [(was, now) for was, now in pairs if was[1] != now[1]]
+    kept = [(was, now) for was, now in pairs if was[2] != now[2]]
+    stored = Counter((was[2] is not None, now[2] is not None) for was, now in kept)
     turns = [k for k in after if before[k]["kept"] != after[k]["kept"]]
     keys = [k for k in after if before[k]["key"] != after[k]["key"]]
     print(
-        f"\nLoCoMo: {len(changed_sentences)} of {acts['sentences']} sentences change speech act;"
-        f" {len(turns)} of {len(after)} turns keep another text, {len(keys)} another key"
+        f"\nLoCoMo, {len(pairs)} sentences of {len(after)} turns: {len(acts)} change speech act,"
+        f" {len(kept)} kept text ({stored[True, False]} no longer kept, {stored[False, True]}"
+        f" newly kept, {stored[True, True]} kept otherwise); {len(turns)} turns keep another"
+        f" text, {len(keys)} another key"
     )
-    for was, act, sentence in changed_sentences:
-        print(f"  {was} -> {act}: {sentence}")
-    for key in turns:
-        print(f"  {key}: {before[key]['kept']!r}\n    -> {after[key]['kept']!r}")
+    for was, now in acts:
+        print(f"  {was[1]} -> {now[1]}: {now[0]}")
+    for was, now in kept:
+        print(f"  kept {was[2]!r}\n    -> {now[2]!r}")
 
 
 def main(argv: list[str] | None = None) -> dict:
