@@ -9,10 +9,14 @@ is the one place for that policy:
 - :func:`speech_act` sorts a sentence into ``"statement"``, ``"question"``, ``"request"`` (a
   task for the assistant: "Plan a weekend trip for me.") or ``"pleasantry"`` ("Thanks!"), and
   :func:`memorable_text` keeps the statements of a message. Only statements become memories;
-  a message of questions, requests and pleasantries stores nothing. The rules are surface
+  a message of questions, requests and pleasantries stores nothing. A request to remember
+  stores its fact ("Can you remember that my birthday is on May 5?" keeps "My birthday is on
+  May 5."), a tag question nothing ("I'm allergic to peanuts, right?"). The rules are surface
   rules (punctuation, the first words), made for the short English turns of chat: with no LLM
   there is nothing better to read intent with, and with an LLM the
-  :class:`~memvault.FactExtractor` decides instead.
+  :class:`~memvault.FactExtractor` decides instead. How they read hand-labelled requests to
+  remember and questions, and what a change of them does to LoCoMo's turns, is measured by
+  ``bench/remember_requests.py`` (``bench/README.md``).
 - :func:`content_words` and :func:`states`: whether a memory states what a description
   describes ("that I am learning Portuguese" and "The user is learning Portuguese."), used by
   ``forget``. Words are cut, folded and stemmed (Snowball English, Porter, 2001) by
@@ -67,7 +71,8 @@ _PLEASANTRIES = _wordset(
 )
 _PLEASANTRY_FILLERS = _wordset(
     """you so much very a lot again that's thats sounds good great it got sir all for the
-    that this is was be will go not one me to do it's really just too what an idea"""
+    that this is was be will go not one me to do it's really just too what an idea
+    remembering noting"""
 )
 _DISCOURSE = re.compile(
     r"(^|[\s,;:(-])(by the way|just so you know|for the record|for future reference|heads up|"
@@ -76,11 +81,55 @@ _DISCOURSE = re.compile(
 )
 """Discourse markers that say nothing about the user, anywhere in a sentence."""
 _LEADING_FILLERS = re.compile(r"^((oh|well|ok|okay|so|also|and|but|hey|um|uh)\b[\s,]*)+", re.I)
-_REMEMBER_PREFIX = re.compile(
-    r"^(please\s+)?((remember|don't forget|do not forget)\b[\s,:-]*(that\s+)?|"
-    r"(note|keep in mind|bear in mind)\s*(that\s+|:\s*))",
-    re.IGNORECASE,
+_LATER = r"\s+(?:for\s+(?:later|next\s+time|the\s+future)|going\s+forward)"
+_OBJECT = rf"(?:this|that|it|the\s+following)(?=(?:{_LATER})?\s*(?:[:,\u2013\u2014-]|[.!?…]*$))"
+"""What a request to remember may name before its fact: "save *this*: ...", "remember *this*!"."""
+_REMEMBER_REQUEST = re.compile(
+    rf"""
+    ^(?:(?:please|pls|plz|kindly|just|so|also)\s+)*
+    (?P<asking>(?:can|could|would|will)\s+(?:you|u)\s+(?:(?:please|pls|plz|also|just)\s+)?)?
+    (?P<wanting>(?:i\s+(?:want|need)|i'd\s+like|i\s+would\s+like)\s+you\s+to\s+
+        |make\s+sure\s+(?:you\s+|to\s+)?|try\s+to\s+|you\s+(?:should|need\s+to)\s+)?
+    (?:
+        (?P<plain>
+            (?:remember|memori[sz]e|(?:don'?t|do\s+not|never)\s+forget)(?:\s+{_OBJECT})?
+            |(?:keep|bear)(?:\s+(?:this|that|it))?\s+in\s+mind
+            |(?:make|take|keep)\s+a\s+(?:mental\s+)?note(?:\s+of\s+{_OBJECT}|(?!\s+of\b))
+            |take\s+note(?:\s+of\s+{_OBJECT}|(?!\s+of\b))
+            |commit\s+(?:this|that|it)\s+to\s+memory
+            |update\s+your\s+memory
+            |(?:add|save|store|put|keep|write)(?:\s+(?:this|that|it))?\s+(?:to|in|into)
+                \s+(?:your\s+)?memory
+            |know
+        )
+        |(?P<noting>note\s+to\s+self|note(?:\s+down)?|(?:a\s+)?(?:mental|quick)\s+note
+            |(?:a\s+)?(?:quick\s+|friendly\s+)?reminder)
+        |(?P<storing>(?:save|store|record|log|write\s+down|jot\s+down)(?:\s+{_OBJECT})?
+            |(?:write|jot|note)\s+(?:this|that|it)\s+down)
+    )
+    (?:{_LATER})?
+    (?P<separator>\s*[:\u2013\u2014-]+\s*|\s*,\s*|\s+that\s+|\s+|(?=[^\w']|$))
+    """,
+    re.IGNORECASE | re.VERBOSE,
 )
+"""The opening of a request to remember (see :func:`speech_act`); what follows it is the fact."""
+_MARKED = re.compile(r"[:,\u2013\u2014-]")
+_REQUEST_OBJECTS = _wordset("this that it")
+_CLAUSE_WORDS = (_AUXILIARIES - {"may"}) | _wordset(
+    "i i'm i've i'd i'll we we're we've we'd we'll he she they he's she's it's they're there's"
+)
+"""Words that make a text a clause, not a noun phrase: subject pronouns and auxiliary verbs
+("may" left out: it is also the month)."""
+_TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|plz)(?=[\s.!?…]*$)", re.IGNORECASE)
+_TAG = re.compile(
+    r"^(?:(?:(?:is|isn't|am|are|aren't)\s+(?:that|i|it)\s+)?"
+    r"(?:right|correct|true|yes|yeah|yep|no|ok|okay|eh|huh|innit)|or\s+not"
+    r"|(?P<auxiliary>[a-z']+)\s+(?:not\s+)?(?P<subject>i|it|we|they|he|she|that|there|you))$"
+)
+"""A question tag, the clause after a sentence's last comma: "right", "isn't it", "don't I",
+"am I right", "is that correct", "or not"."""
+_NEGATIVE_TAG = re.compile(r"(?P<auxiliary>\w+n't)\s+(?P<subject>i|it|we|they|he|she|that|you)$")
+"""A tag with no comma before it, at the end of a sentence ("my birthday is may 5 isn't it")."""
 _FORGET_PREFIX = re.compile(
     r"^((please|you can|you could|can you|could you)\s+)?((forget|delete|remove|erase)\b\s*)?"
     r"((the|my)\s+)?((memory|memories|fact|facts|note|notes)\s+)?(the fact\s+)?"
@@ -152,10 +201,23 @@ def memory_key(text: str) -> str:
 def speech_act(sentence: str) -> SpeechAct:
     """Classify one sentence by its surface form.
 
-    Discourse markers ("actually", "by the way") and leading fillers ("oh", "well", "so") are
-    read past first.
+    Discourse markers ("actually", "by the way", "FYI") and leading fillers ("oh", "well",
+    "so") are read past first.
 
-    - ``"question"``: ends with ``?``, or starts with a wh-word, an auxiliary verb, "any",
+    - ``"statement"`` when the sentence asks the assistant to remember a statement: it opens
+      with a request to remember ("remember", "don't forget", "keep in mind", "make a note",
+      "note to self", "take note", "reminder", "commit to memory"; "please", "can you", "I
+      want you to", "make sure you" before them; "note", "save", "store", "write down" need a
+      colon, a dash or "that" after them, "save this: ...") and what follows is a statement.
+      Asked as a question ("can you remember ...?"), what follows must be a clause (a pronoun
+      subject or a verb such as "is": "can you remember my birthday is May 5?", not "can you
+      remember my birthday?"). A request to remember with no fact ("Remember that!") or a
+      task ("remember to call mum") is a ``"request"``; one of a question ("remember when
+      we met?") a ``"question"``.
+    - ``"question"``: ends with ``?``; or is a tag question ("I'm allergic to peanuts,
+      right", "my birthday is May 5 isn't it": a tag such as "right", "correct", "am I right"
+      or an auxiliary and a pronoun, "isn't it", "don't I", after the last comma, or a
+      negative one ending the sentence); or starts with a wh-word, an auxiliary verb, "any",
       "I wonder" and the like ("which nuts should I avoid", "can you ...", "any tips for
       sleeping better").
     - ``"request"``: starts with an imperative addressed to the assistant ("plan", "tell me",
@@ -163,8 +225,7 @@ def speech_act(sentence: str) -> SpeechAct:
       recipe", "I'd like some ideas", "I want you to ...").
     - ``"pleasantry"``: made only of greeting, thanks and acknowledgement words ("Thanks a lot!",
       "Sure, go ahead.", "Great idea!").
-    - ``"statement"``: anything else ("I am allergic to kiwi.", "Remember that I am vegan.",
-      "I want to visit Peru.").
+    - ``"statement"``: anything else ("I am allergic to kiwi.", "I want to visit Peru.").
 
     Args:
         sentence: One sentence.
@@ -172,14 +233,15 @@ def speech_act(sentence: str) -> SpeechAct:
     Returns:
         The speech act.
     """
-    stripped = _LEADING_FILLERS.sub("", _DISCOURSE.sub(" ", sentence).strip(" ,;:-"))
+    stripped = _read_past_fillers(sentence)
     words = STATEMENT_ANALYSER.words(stripped)
     if not words:
         return "pleasantry"
-    if stripped.endswith("?"):
+    fact = _fact_to_remember(stripped)
+    if fact is not None:
+        return "request" if not fact or fact.lower().startswith("to ") else speech_act(fact)
+    if stripped.endswith("?") or _tag_question(stripped):
         return "question"
-    if _REMEMBER_PREFIX.match(stripped):
-        return "statement"
     first, opening = words[0], " ".join(words) + " "
     if first in _WH_WORDS or first in _AUXILIARIES or opening.startswith(_QUESTION_OPENERS):
         return "question"
@@ -192,6 +254,71 @@ def speech_act(sentence: str) -> SpeechAct:
     ):
         return "pleasantry"
     return "statement"
+
+
+def _read_past_fillers(sentence: str) -> str:
+    """The sentence without discourse markers and leading fillers (:func:`speech_act`)."""
+    return _LEADING_FILLERS.sub("", _DISCOURSE.sub(" ", sentence).strip(" ,;:-"))
+
+
+def _fact_to_remember(sentence: str) -> str | None:
+    """What a request to remember asks to be remembered, or ``None`` if it is not one.
+
+    ``sentence`` is read past its fillers. The fact is the text after the request's opening
+    (:data:`_REMEMBER_REQUEST`), with a trailing "please" dropped and the question mark of a
+    request asked as a question made a full stop; ``""`` for a request that names no fact
+    ("Remember that!", "..., can you remember this?").
+    """
+    match = _REMEMBER_REQUEST.match(sentence)
+    if match is None or (str(match["plain"]).lower() == "know" and not match["wanting"]):
+        return None
+    fact = _TRAILING_PLEASE.sub("", sentence[match.end() :])
+    if not set(STATEMENT_ANALYSER.words(fact)) - _REQUEST_OBJECTS:
+        return ""
+    marked = bool(_MARKED.search(match["separator"]))
+    that = match["separator"].strip().lower() == "that"
+    if match["noting"] and not (marked or that):
+        return None
+    if match["storing"] and not (marked or that and _is_clause(fact)):
+        return None
+    if match["asking"]:
+        if not (marked or _is_clause(fact)):
+            return None
+        fact = re.sub(r"\s*\?+$", ".", fact.rstrip())
+    return fact
+
+
+def _is_clause(text: str) -> bool:
+    """Whether a text is a clause, not only a noun phrase ("my birthday").
+
+    It is when it has a subject pronoun or an auxiliary verb (:data:`_CLAUSE_WORDS`), or a
+    word with a verb's clitic: "my birthday is May 5", "I'm vegan", "we'll be in Rome".
+    """
+    return any(
+        word in _CLAUSE_WORDS or word.endswith(("'m", "'re", "'ve", "'ll", "'d", "n't"))
+        for word in STATEMENT_ANALYSER.words(text)
+    )
+
+
+def _tag_question(sentence: str) -> bool:
+    """Whether a sentence is a statement with a question tag.
+
+    The tag is :data:`_TAG` after the last comma ("I'm allergic to peanuts, right?") or
+    :data:`_NEGATIVE_TAG` ending the sentence ("my birthday is may 5 isn't it"). An auxiliary
+    and "you" after a statement not about the assistant is a question back ("I love sushi,
+    do you?"), not a tag.
+    """
+    main, _, last = sentence.rpartition(",")
+    tag = _TAG.match(normalize_text(last).replace("’", "'")) if main.strip() else None
+    if tag is None:
+        main, tag = sentence, _NEGATIVE_TAG.search(normalize_text(sentence).replace("’", "'"))
+    if tag is None:
+        return False
+    if tag["auxiliary"] is None:
+        return True
+    opening = STATEMENT_ANALYSER.words(main)[:1]
+    about_you = opening and opening[0].partition("'")[0] == "you"
+    return tag["auxiliary"] in _AUXILIARIES and (tag["subject"] != "you" or bool(about_you))
 
 
 def sentences(text: str) -> list[str]:
@@ -214,11 +341,13 @@ MAX_STATEMENT_CHARS = 1000
 def memorable_text(text: str) -> str | None:
     """The statements of a user message, the part worth remembering.
 
-    Questions, requests and pleasantries are dropped, and so are the clauses before a question
-    that are not about the user and statements longer than :data:`MAX_STATEMENT_CHARS`. A
-    leading "remember that" or "note that", and discourse markers such as "by the way"
-    anywhere, are removed from a statement ("Remember that I am vegan." keeps "I am vegan.",
-    "Thanks, I'm vegan, any recipe ideas?" keeps "I'm vegan.").
+    Questions (tag questions among them), requests and pleasantries are dropped (see
+    :func:`speech_act`), and so are the clauses before a question that are not about the
+    user and statements longer than :data:`MAX_STATEMENT_CHARS`. A request to remember keeps
+    its fact, and a sentence ending in one with no fact keeps what comes before it
+    ("Can you remember that my birthday is on May 5?" and "My birthday is on May 5, please
+    remember that." keep "My birthday is on May 5."); discourse markers such as "by the way"
+    are removed anywhere ("Thanks, I'm vegan, any recipe ideas?" keeps "I'm vegan.").
 
     Args:
         text: A user message.
@@ -228,22 +357,39 @@ def memorable_text(text: str) -> str | None:
     """
     kept = []
     for sentence in sentences(text):
-        clauses = [sentence]
-        if sentence.rstrip().endswith("?") and "," in sentence:
-            # "Thanks, I'm vegan, any recipe ideas?": the clauses before the question.
-            clauses = [f"{part.strip()}." for part in sentence.split(",")[:-1]]
-            clauses = [c for c in clauses if _FIRST_PERSON & set(STATEMENT_ANALYSER.words(c))]
-        for clause in clauses:
+        for clause in _statement_clauses(sentence):
             if speech_act(clause) != "statement":
                 continue
             clause = _DISCOURSE.sub(r"\1", clause)
             clause = _LEADING_FILLERS.sub("", clause.strip(" ,;:-"))
-            clause = _REMEMBER_PREFIX.sub("", clause).strip(" ,;:-")
+            fact = _fact_to_remember(clause)
+            clause = (clause if fact is None else fact).strip(" ,;:-")
             clause = re.sub(r"\s+([,.!;:])", r"\1", re.sub(r"\s{2,}", " ", clause))
             clause = re.sub(r"[\s,;:-]+(?=[.!?…]*$)", "", clause)
             if normalize_text(clause) and len(clause) <= MAX_STATEMENT_CHARS:
                 kept.append(clause[:1].upper() + clause[1:])
     return " ".join(kept) or None
+
+
+def _statement_clauses(sentence: str) -> list[str]:
+    """The parts of a sentence that may be statements, for :func:`speech_act` to read.
+
+    The sentence itself, but: before a last clause that asks to remember without a fact
+    ("..., can you remember that?"), what comes before it; a tag question, nothing; a
+    question after commas, the clauses before it that are about the user (first person).
+    """
+    head, _, last = sentence.rpartition(",")
+    if not head.strip():
+        return [sentence]
+    if _fact_to_remember(_read_past_fillers(last)) == "":
+        end = "." if sentence.endswith("?") else sentence[len(sentence.rstrip(".!…")) :]
+        return [head.rstrip() + end]
+    if not sentence.endswith("?") or speech_act(sentence) != "question":
+        return [sentence]
+    if _tag_question(sentence):
+        return []
+    clauses = [f"{part.strip()}." for part in sentence.split(",")[:-1]]
+    return [c for c in clauses if _FIRST_PERSON & set(STATEMENT_ANALYSER.words(c))]
 
 
 def description_of(request: str) -> str:

@@ -14,6 +14,7 @@ import llm_calls  # noqa: E402
 import locomo  # noqa: E402
 import postgres  # noqa: E402
 import ranking_choice  # noqa: E402
+import remember_requests  # noqa: E402
 import reply_latency  # noqa: E402
 import speed  # noqa: E402
 
@@ -140,3 +141,17 @@ def test_reply_latency_at_ci_size_shows_background_ingestion_off_the_reply_path(
     assert latency["background=True"]["p50"] < 300
     assert got["stored"] == {"background=False": 5, "background=True": 5}
     assert got["failures"] == 0
+
+
+def test_remember_requests_reads_every_label_right_and_compares_locomo_readings(
+    tmp_path, locomo_dir, capsys
+):
+    got = remember_requests.main(["--locomo", str(locomo_dir), "--out", str(tmp_path)])
+    assert all(right == total for right, total in got["rates"].values())
+    saved = tmp_path / "remember_locomo.json"
+    assert json.loads(saved.read_text()) == got["locomo"] and got["locomo"]
+
+    remember_requests.main(
+        ["--locomo", str(locomo_dir), "--out", str(tmp_path), "--against", str(saved)]
+    )
+    assert "0 change speech act, 0 kept text" in capsys.readouterr().out
