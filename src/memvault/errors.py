@@ -19,7 +19,7 @@ class InvalidNamespaceError(MemvaultError, ValueError):
 
 
 class InvalidKeyError(MemvaultError, ValueError):
-    """An item key is not a non-empty string without NUL characters."""
+    """An item key is not a non-empty string without NUL characters, or repeats in a batch."""
 
 
 class InvalidValueError(MemvaultError, ValueError):
