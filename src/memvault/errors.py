@@ -15,7 +15,7 @@ class MemvaultError(Exception):
 
 
 class InvalidNamespaceError(MemvaultError, ValueError):
-    """A namespace is not a non-empty tuple of non-empty strings without NUL characters."""
+    """A namespace is not a non-empty tuple of non-blank strings without NUL characters."""
 
 
 class InvalidKeyError(MemvaultError, ValueError):
