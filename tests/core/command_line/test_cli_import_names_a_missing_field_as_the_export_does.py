@@ -7,15 +7,8 @@ import json
 import pytest
 
 from memvault import MemoryStore
+from tests.core.bad_inputs import import_line
 from tests.core.cli import cli
-
-LINE = {
-    "namespace": ["users", "alice"],
-    "key": "tea",
-    "value": {"text": "Alice drinks green tea"},
-    "created_at": 1_700_000_000.0,
-    "updated_at": 1_700_000_000.0,
-}
 
 
 @pytest.mark.parametrize("missing", ["created_at", "updated_at", "key", "value", "namespace"])
@@ -23,9 +16,10 @@ def test_a_missing_field_is_named_with_its_line(tmp_path, missing):
     folder = tmp_path / "store"
     with MemoryStore(folder) as store:
         store.put(("users", "bob"), "dog", {"text": "Bob has a dog"})
-    lacking = {name: value for name, value in LINE.items() if name != missing}
+    lacking = json.loads(import_line())
+    del lacking[missing]
     export = tmp_path / "export.jsonl"
-    export.write_text(json.dumps({**LINE, "key": "cat"}) + "\n" + json.dumps(lacking) + "\n")
+    export.write_text(import_line(key="cat") + "\n" + json.dumps(lacking) + "\n")
 
     result = cli("import", str(export), store=folder, check=False)
 
