@@ -11,12 +11,13 @@ What a store holds is printed terminal-safe: each control character of a namespa
 speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), so a stored
 memory can neither forge an output line nor drive the terminal.
 
-Every error is one line on stderr starting with ``error:``, never a traceback. A usage error (an
-unknown option or command, a missing argument, an option value of the wrong type or out of
-range) exits with status 2, as click's usage errors do; anything else wrong (a missing file,
-malformed or too deeply nested JSON, a bad filter, an absent memory, any
-:class:`~memvault.errors.MemvaultError`) exits with status 1. An unexpected exception (a bug, a
-damaged store) is one line too, ``error: <type>: <message>``, with status 1.
+Every error is one line on stderr starting with ``error:``, never a traceback; a warning (a
+store that repaired itself) is one line starting with ``warning:``, without Python's source
+line. A usage error (an unknown option or command, a missing argument, an option value of the
+wrong type or out of range, an empty search query) exits with status 2, as click's usage errors
+do; anything else wrong (a missing file, malformed or too deeply nested JSON, a bad filter, an
+absent memory, a damaged store, any :class:`~memvault.errors.MemvaultError`) exits with status
+1. An unexpected exception (a bug) is one line too, ``error: <type>: <message>``, with status 1.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import json
 import shutil
 import sys
 import tempfile
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -72,10 +74,19 @@ def _shown(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
-def _error(message: str) -> None:
-    r"""Print ``error: <message>`` as one line on stderr (a lone surrogate as ``\udcff``)."""
+def _error(message: str, kind: str = "error") -> None:
+    r"""Print ``<kind>: <message>`` as one line on stderr (a lone surrogate as ``\udcff``)."""
     line = " ".join(message.split()).encode("utf-8", "backslashreplace").decode("utf-8")
-    err.print(f"error: {line}", markup=False)
+    err.print(f"{kind}: {line}", markup=False)
+
+
+def _warning(message: Warning | str, *_: Any, **__: Any) -> None:
+    """Show a warning as one ``warning: <message>`` line on stderr, without Python's source line.
+
+    Stands in for :func:`warnings.showwarning` (same arguments) while a command runs: a store
+    that repaired itself (a :class:`~memvault.errors.MemvaultWarning`) says so in one line.
+    """
+    _error(str(message), "warning")
 
 
 class _Commands(TyperGroup):
@@ -96,14 +107,16 @@ class _Commands(TyperGroup):
                 args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
             )
         try:
-            code = super().main(
-                args,
-                prog_name,
-                complete_var,
-                standalone_mode=False,
-                windows_expand_args=windows_expand_args,
-                **extra,
-            )
+            with warnings.catch_warnings():
+                warnings.showwarning = _warning
+                code = super().main(
+                    args,
+                    prog_name,
+                    complete_var,
+                    standalone_mode=False,
+                    windows_expand_args=windows_expand_args,
+                    **extra,
+                )
         except _UsageError as error:
             message = error.format_message().rstrip(".")
             if message[:2].istitle():  # click's "No such option" -> "no such option"
@@ -240,6 +253,21 @@ def _seconds(value: float | None) -> float | None:
     if value is not None and not 0 < value < MAX_TTL:  # also refuses nan and inf
         raise typer.BadParameter(
             f"must be a positive number of seconds below {MAX_TTL:.0e}, got {value}"
+        )
+    return value
+
+
+def _query(value: str) -> str:
+    """Check a search query given on the command line: some text, not blank.
+
+    The store ranks a blank query by recency (see :meth:`MemoryStore.search`), which is what
+    ``memvault list`` is for; on the command line a blank query is a mistake (an empty shell
+    variable), so it is refused rather than answered with the most recent memories.
+    """
+    if not value.strip():
+        raise typer.BadParameter(
+            "is empty: give some text to search for ('memvault list' shows the most recent "
+            "memories)"
         )
     return value
 
@@ -454,7 +482,7 @@ def ingest(
 @app.command()
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.", callback=_query)],
     namespace: PrefixOption = "",
     k: Annotated[
         int, typer.Option("-k", "--limit", min=1, max=MAX_COUNT, help="How many memories.")

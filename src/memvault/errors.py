@@ -15,11 +15,11 @@ class MemvaultError(Exception):
 
 
 class InvalidNamespaceError(MemvaultError, ValueError):
-    """A namespace is not a non-empty tuple of non-empty strings without NUL characters."""
+    """A namespace is not a non-empty tuple of non-blank strings without NUL characters."""
 
 
 class InvalidKeyError(MemvaultError, ValueError):
-    """An item key is not a non-empty string without NUL characters."""
+    """An item key is not a non-empty string without NUL characters, or repeats in a batch."""
 
 
 class InvalidValueError(MemvaultError, ValueError):
@@ -124,15 +124,23 @@ class ReconciliationError(ExtractionError):
 def validation_problem(error: Any, whole: str) -> str:
     """Name the first problem of a pydantic ``ValidationError`` as ``"field.path: message"``.
 
+    In plain words rather than pydantic's: a missing field is ``"<field> is missing"``, and a
+    field memvault's own check refused gets that check's message (which names the fix).
+
     Args:
         error: A ``pydantic.ValidationError``.
         whole: What to call the input when the problem is not in one field, e.g. ``"config"``.
 
     Returns:
-        E.g. ``"k: Input should be greater than or equal to 1"``.
+        E.g. ``"k: Input should be greater than or equal to 1"`` or ``"created_at is
+        missing"``.
     """
     first = error.errors()[0]
-    return f"{'.'.join(map(str, first['loc'])) or whole}: {first['msg']}"
+    where = ".".join(map(str, first["loc"])) or whole
+    if first["type"] == "missing":
+        return f"{where} is missing"
+    refused = first.get("ctx", {}).get("error") if first["type"] == "value_error" else None
+    return f"{where}: {refused or first['msg']}"
 
 
 _SHOWN = reprlib.Repr()

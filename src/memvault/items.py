@@ -426,22 +426,29 @@ def _too_deep(path: _Path, max_depth: int) -> InvalidValueError:
     )
 
 
-def validate_items(items: Any) -> dict[str, dict[str, Any]]:
+def validate_items(items: Any, *, last_wins: bool = False) -> dict[str, dict[str, Any]]:
     """Check a batch of ``(key, value)`` pairs, as ``put_many`` takes them, before any write.
+
+    A key given twice is refused, as an export file that holds one key twice is: which of
+    the two values was meant cannot be told.
 
     Args:
         items: Any iterable (a list, a generator) of pairs, each a tuple (or list) of exactly
             two: a key (:func:`~memvault.namespace.validate_key`) and a value
             (:func:`validate_value`).
+        last_wins: Keep the last value of a key given twice instead, as the frameworks'
+            batch writes do (LangChain's ``BaseStore.mset``, LangGraph's ``BaseStore.batch``);
+            for their adapters.
 
     Returns:
-        ``{key: value}`` in first-seen key order; a key given twice keeps its last value.
+        ``{key: value}`` in first-seen key order.
 
     Raises:
         InvalidArgumentError: If ``items`` is not an iterable of pairs (``None``, a dict, a
             string, a pair of the wrong length such as ``("k",)``); the message names the
             index.
-        InvalidKeyError, InvalidValueError: On a bad key or value, naming its index.
+        InvalidKeyError, InvalidValueError: On a bad key or value, naming its index; or
+            (without ``last_wins``) on a key given twice, naming the key and both indexes.
     """
     example = "e.g. [('tea', {'text': 'Alice likes tea'})]"
     if isinstance(items, Mapping):
@@ -455,6 +462,7 @@ def validate_items(items: Any) -> dict[str, dict[str, Any]]:
             f"{type(items).__name__} {shown(items)}"
         )
     batch: dict[str, dict[str, Any]] = {}
+    first_index: dict[str, int] = {}
     for index, pair in enumerate(items):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2:
             shape = (
@@ -470,5 +478,11 @@ def validate_items(items: Any) -> dict[str, dict[str, Any]]:
             validate_key(key)
         except InvalidKeyError as error:
             raise InvalidKeyError(f"items[{index}]: {error}") from None
+        if key in batch and not last_wins:
+            raise InvalidKeyError(
+                f"items[{first_index[key]}] and items[{index}] both hold key {key!r:.80}; a "
+                "batch writes each key once: keep one of them"
+            )
+        first_index.setdefault(key, index)
         batch[key] = validate_value(value, where=f"items[{index}] value")
     return batch

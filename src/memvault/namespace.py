@@ -55,7 +55,8 @@ def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespac
         InvalidNamespaceError: If it is not a tuple/list, is empty (unless allowed), has more
             than :data:`MAX_NAMESPACE_DEPTH` segments, or has a segment that is not a non-empty
             UTF-8 ``str`` of at most :data:`MAX_SEGMENT_LENGTH` characters free of NUL
-            characters. The message names the bad segment and its position.
+            characters and not blank (only whitespace, e.g. ``" "``: a user id that went
+            missing). The message names the bad segment and its position.
     """
     if isinstance(namespace, str) or not isinstance(namespace, (tuple, list)):
         raise InvalidNamespaceError(
@@ -75,10 +76,11 @@ def validate_namespace(namespace: Any, *, allow_empty: bool = False) -> Namespac
                 f"namespace segment {position} must be a str, got "
                 f"{type(segment).__name__} {shown(segment)} in {shown(tuple(namespace))}"
             )
-        if not segment:
+        if not segment.strip():
+            what = f"blank ({shown(segment)})" if segment else "empty"
             raise InvalidNamespaceError(
-                f"namespace segment {position} is empty in {shown(tuple(namespace))}; "
-                "every segment must be a non-empty string"
+                f"namespace segment {position} is {what} in {shown(tuple(namespace))}; every "
+                "segment must be a string with some text other than spaces, e.g. a user id"
             )
         if len(segment) > MAX_SEGMENT_LENGTH:
             raise InvalidNamespaceError(

@@ -384,8 +384,7 @@ class MemoryStore:
 
         Args:
             namespace: E.g. ``("users", "alice")``.
-            items: ``(key, value)`` pairs, values as in :meth:`put`; a key given twice keeps
-                its last value.
+            items: ``(key, value)`` pairs, values as in :meth:`put`, each key at most once.
             ttl: As in :meth:`put`, for every item; counted from now.
             timestamp: Unix seconds to record as the items' ``updated_at`` (and ``created_at``
                 of new keys) instead of now, e.g. when loading a past conversation, so that
@@ -399,12 +398,12 @@ class MemoryStore:
                 as they are. One conflict and nothing of the batch is written.
 
         Returns:
-            The stored items, one per distinct key, in first-seen key order.
+            The stored items, in the order given.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError: If
-                any input is bad (an ``if_updated_at`` key not among the items too); then
-                nothing at all is written.
+                any input is bad (a key given twice, an ``if_updated_at`` key not among the
+                items too); then nothing at all is written.
             ConflictError: If an item's stored ``updated_at`` is not the one given; nothing
                 is written.
             EmbedderError: If the embedder fails; nothing is written.

@@ -30,6 +30,13 @@ from memvault.namespace import validate_key, validate_namespace
 HISTORY_KIND = "history"
 """The ``kind`` of a history line of an export file."""
 
+ITEM_LINE = (
+    'an item line is a JSON object with "namespace" (a list of strings), "key", "value" (an '
+    'object with "text"), "created_at" and "updated_at" (Unix seconds) and an optional '
+    '"expires_at", as memvault export writes it'
+)
+"""What an item line of an export file holds, in that file's words (said in an import error)."""
+
 
 @dataclass(frozen=True)
 class Exported:
@@ -116,7 +123,7 @@ def read_jsonl(path: str | Path) -> Exported:
                 except ValidationError as error:
                     problem = validation_problem(error, "the line")
                     raise ImportFormatError(
-                        f"{path}: line {number} is not a memvault item: {problem}"
+                        f"{path}: line {number} is not a memvault item: {problem} ({ITEM_LINE})"
                     ) from None
                 except (MemvaultError, ValueError, RecursionError) as error:
                     raise ImportFormatError(

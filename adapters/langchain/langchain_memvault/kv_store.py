@@ -11,7 +11,7 @@ from langchain_core.stores import BaseStore
 from memvault import InvalidArgumentError, MemoryStore
 from memvault.arguments import NOT_GIVEN
 from memvault.errors import shown
-from memvault.items import validate_ttl
+from memvault.items import validate_items, validate_ttl
 from memvault.model import Namespace
 from memvault.namespace import validate_namespace
 
@@ -74,8 +74,12 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         return [item.value if item is not None else None for item in items]
 
     def mset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """Upsert ``(key, value)`` pairs in one ``MemoryStore.put_many`` (``BaseStore.mset``)."""
-        self.store.put_many(self.namespace, key_value_pairs, ttl=self.ttl)
+        """Upsert ``(key, value)`` pairs in one ``MemoryStore.put_many`` (``BaseStore.mset``).
+
+        A key given twice keeps its last value, as ``BaseStore.mset`` sets each pair in turn.
+        """
+        pairs = validate_items(key_value_pairs, last_wins=True).items()
+        self.store.put_many(self.namespace, pairs, ttl=self.ttl)
 
     def mdelete(self, keys: Sequence[str]) -> None:
         """Delete ``keys``; absent keys are ignored (``BaseStore.mdelete``)."""
@@ -109,7 +113,8 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
 
     async def amset(self, key_value_pairs: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Async form of :meth:`mset`."""
-        await self.store.aput_many(self.namespace, key_value_pairs, ttl=self.ttl)
+        pairs = validate_items(key_value_pairs, last_wins=True).items()
+        await self.store.aput_many(self.namespace, pairs, ttl=self.ttl)
 
     async def amdelete(self, keys: Sequence[str]) -> None:
         """Async form of :meth:`mdelete`."""

@@ -27,7 +27,6 @@ import os
 import re
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -47,11 +46,9 @@ from memvault.errors import (
     BackendError,
     InvalidArgumentError,
     MemvaultError,
-    MemvaultWarning,
     StoreBusyError,
     StoreClosedError,
     StoreDamagedError,
-    StoreVersionError,
 )
 from memvault.model import Clauses, Namespace, Ranked, Record, Vector, Vectors
 
@@ -536,24 +533,7 @@ class ChromaBackend(LocalBackend):
         records = _record_file(folder, collection) if folder is not None else None
         try:
             with index.opening():
-                try:
-                    super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
-                except StoreVersionError:
-                    raise  # the record file is a newer memvault's: nothing to rebuild
-                except BackendError as error:
-                    if folder is None:
-                        raise
-                    # Chroma's files are derived from the record file: set them aside and let
-                    # the record file fill a new index.
-                    aside = index.set_aside()
-                    reason = error.__cause__ or error
-                    warnings.warn(
-                        f"the Chroma index in {folder} could not be opened ({reason}); its files "
-                        f"were moved to {aside} and the index is rebuilt from the record file",
-                        MemvaultWarning,
-                        stacklevel=2,
-                    )
-                    super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
+                super().__init__(records, index, exact_scope=exact_scope, drain_at=drain_at)
                 index.loaded_at(self.records.generation())
         except BaseException:
             index.close()

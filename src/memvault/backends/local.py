@@ -29,7 +29,7 @@ import numpy as np
 
 from memvault.backends.base import Backend, VectorIndex
 from memvault.backends.sqlite.record_file import RecordFile
-from memvault.errors import MemvaultWarning, StoreBusyError, StoreDamagedError
+from memvault.errors import BackendError, MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.model import (
     Change,
     Clauses,
@@ -100,68 +100,122 @@ class LocalBackend(Backend):
         self.index = index
         self.exact_scope = exact_scope
         self.drain_at = drain_at
-        self.records = self._open_records(records_path)
+        self.records, set_aside = self._open_records(records_path)
         try:
-            self._bring_in_step_with_index()
+            self._bring_in_step_with_index(set_aside)
         except BaseException:
             self.records.close()
             raise
         if index is not None:
             _open_backends.add(self)
 
-    def _open_records(self, path: Path | None) -> RecordFile:
-        """Open the record file; a damaged one is moved aside (kept) and started anew."""
+    def _open_records(self, path: Path | None) -> tuple[RecordFile, str | None]:
+        """Open the record file; a damaged one is moved aside (kept) and started anew.
+
+        A damaged record file is rebuilt from the vector index, so it is moved aside only when
+        the index can be read.
+
+        Returns:
+            The record file, and what became of a damaged one (``"it was unreadable (...) and
+            was moved to ..."``), or None.
+
+        Raises:
+            StoreDamagedError: If the record file is damaged and the vector index cannot be
+                read either (or there is none): neither can be rebuilt from the other, and
+                nothing is moved.
+        """
         try:
-            return RecordFile(path)
+            return RecordFile(path), None
         except StoreDamagedError as error:
             if path is None:
                 raise
+            damage = error.__cause__ or error
+            unreadable = self._index_unreadable()
+            if unreadable is not None:
+                raise StoreDamagedError(
+                    f"the store folder {path.parent} is damaged: its record file {path.name} "
+                    f"is unreadable ({damage}) and {unreadable}, so neither can be rebuilt "
+                    "from the other; nothing was changed. Restore the folder from a backup, or "
+                    "move it aside and import an export into a new store"
+                ) from error
             moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
             for suffix in ("", "-wal", "-shm"):
                 source = Path(f"{path}{suffix}")
                 if source.exists() or source.is_symlink():
                     os.replace(source, f"{moved}{suffix}")
-            warnings.warn(
-                f"the record file {path} was unreadable ({error.__cause__ or error}); it was "
-                f"moved to {moved} and is rebuilt from the vector index",
-                MemvaultWarning,
-                stacklevel=4,
-            )
-            return RecordFile(path)
+            return RecordFile(path), f"it was unreadable ({damage}) and was moved to {moved}"
 
-    def _bring_in_step_with_index(self) -> None:
+    def _index_unreadable(self) -> str | None:
+        """Why the vector index cannot be read (``"there is no vector index"``), or None."""
+        if self.index is None:
+            return "there is no vector index"
+        try:
+            self.index.count()
+        except BackendError as error:
+            return f"so is its vector index ({error.__cause__ or error})"
+        return None
+
+    def _bring_in_step_with_index(self, set_aside: str | None) -> None:
         """Bring the record file and the index in step when a store opens.
 
-        The record file is rebuilt from the index if it is new, emptied or older than it;
-        every record is queued for the index if the index lost records, or a write to it was
-        cut off (a process killed during :meth:`drain`).
+        The record file is rebuilt from the index if it is new, emptied, older than it or was
+        set aside; every record is queued for the index if the index lost records, cannot be
+        opened (its files are moved aside first), or a write to it was cut off (a process
+        killed during :meth:`drain`). Each repair is said in one :class:`MemvaultWarning`.
+
+        Args:
+            set_aside: What became of a damaged record file this one replaces, or None.
+
+        Raises:
+            BackendError: If the index cannot be opened and the record file is kept in
+                memory (there is nothing else to index again from).
         """
         records = self.records
         if self.index is None:
             if not records.built():
                 records.mark_built()
             return
+        lost = None
         if records.built() and records.applying():
             # A process was killed while it wrote the index (no live process is writing it:
             # opening holds the index's lock). Its files may be torn, which Chroma does not
             # always survive: start a new index from the record file.
+            lost = "a write to it was cut off"
+        else:
+            try:
+                indexed = self.index.count()
+            except BackendError as error:
+                if records.path is None:
+                    raise  # the index is all there is: nothing to fill a new one from
+                lost = f"it could not be opened ({error.__cause__ or error})"
+        if lost is not None:
             aside = self.index.discard()
             queued = records.requeue_all(0)
+            if not records.built():
+                records.mark_built()
+            where = f"moved to {aside}" if aside else "dropped"
             warnings.warn(
-                f"a write to the vector index of {records.path} was cut off; the index was "
-                f"{f'moved to {aside}' if aside else 'dropped'} and all {queued} records are "
-                "queued to be indexed again",
+                f"the vector index of {records.path}: {lost}; it was {where} and is rebuilt from "
+                f"the record file (all {queued} records queued to be indexed again)",
                 MemvaultWarning,
                 stacklevel=4,
             )
             return
-        indexed = self.index.count()
         generation = self.index.generation()
         if not records.built() and indexed == 0:
             records.mark_built(generation)
+            if set_aside is not None:
+                warnings.warn(
+                    f"the record file {records.path} starts empty: {set_aside}, and the vector "
+                    "index held no records to rebuild it from",
+                    MemvaultWarning,
+                    stacklevel=4,
+                )
             return
         reasons = []
-        if not records.built():
+        if set_aside is not None:
+            reasons.append(set_aside)
+        elif not records.built():
             reasons.append("it was never filled")
         elif records.applied_generation() < generation:
             reasons.append(

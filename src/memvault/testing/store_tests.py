@@ -359,11 +359,14 @@ class StoreTests(ContractBase):
         last = store.get(("bulk",), "k29")
         assert last is not None and last.value["n"] == 29
 
-    def test_repeated_key_keeps_last_value(self, store: MemoryStore) -> None:
-        """A key given twice in one ``put_many`` keeps its last value."""
-        store.put_many(("bulk",), [("k", {"text": "first"}), ("k", {"text": "second"})])
-        got = store.get(("bulk",), "k")
-        assert got is not None and got.text == "second" and store.count() == 1
+    def test_repeated_key_is_refused(self, store: MemoryStore) -> None:
+        """A key given twice in one ``put_many`` is refused, naming it; nothing is written."""
+        with pytest.raises(InvalidKeyError, match=r"items\[0\] and items\[2\] both hold key 'k'"):
+            store.put_many(
+                ("bulk",),
+                [("k", {"text": "first"}), ("j", {"text": "other"}), ("k", {"text": "second"})],
+            )
+        assert store.count() == 0
 
     @pytest.mark.parametrize(
         ("bad", "error", "message"),
