@@ -16,14 +16,16 @@ and counted:
   context quotes it (per evidence turn, of those ranked in the fused block);
 - R@1/5/10/20 as ``bench/locomo.py`` counts them.
 
-Two ways of giving a turn's own words more weight than its context's are scored the same way,
-each for a few strengths, and held out (for each conversation, the strength best on the other
-four by mean R@k is scored on it):
+Three ways of giving a turn's own words more weight than its context's are scored the same
+way, each for a few strengths, and held out (for each conversation, the strength best on the
+other four by mean R@k is scored on it):
 
 - **own-text bonus**: each fused score gets ``strength`` times the item's BM25 over its own
   text alone (normalised by the block's best) added, after fusion;
 - **own text counted more**: in the BM25 ranking, the own text's words count ``1 + strength``
-  times (a field weight, as BM25F gives one; the context already holds the turn once).
+  times (a field weight, as BM25F gives one; the context already holds the turn once);
+- **own text embedded**: the dense ranking's cosine is ``(1 - strength)`` times the store's
+  (text and context embedded) plus ``strength`` times the own text's alone.
 
 Usage:
     uv run python bench/context_bleed.py ../shared/data/locomo [--vectors FILE.npz]
@@ -46,11 +48,14 @@ from ranking_choice import SHIPPED, Conversation  # noqa: E402
 
 from memvault.conversations import CONTEXT_AFTER, CONTEXT_BEFORE  # noqa: E402
 from memvault.fusion import FUSION_DEPTH, blend  # noqa: E402
-from memvault.lexical import bm25, query_terms, terms_of  # noqa: E402
+from memvault.lexical import bm25, indexed_text, query_terms, terms_of  # noqa: E402
 from memvault.model import Ranked  # noqa: E402
 
-VARIANTS = ("own-text bonus", "own text counted more")
-STRENGTHS = (0.0, 0.1, 0.5, 1.0, 2.0)
+VARIANTS = {
+    "own-text bonus": (0.0, 0.1, 0.5, 1.0, 2.0),
+    "own text counted more": (0.0, 0.1, 0.5, 1.0, 2.0),
+    "own text embedded": (0.0, 0.25, 0.5, 0.75, 1.0),
+}
 """The strengths scored per variant (0: the shipped ranking)."""
 
 
@@ -62,17 +67,20 @@ def quotes(conv: Conversation, holder: str, quoted: str) -> bool:
 
 
 class OwnText:
-    """A conversation's turns' own words (without their context), for the two variants."""
+    """A conversation's turns' own words and embeddings (without their context)."""
 
-    def __init__(self, conv: Conversation, file: Path) -> None:
-        own = [terms_of(turn.text) for turn in conversation_turns(file)]
+    def __init__(self, file: Path, embedder: CachedEmbedder) -> None:
+        turns = conversation_turns(file)
+        own = [terms_of(turn.text) for turn in turns]
         self.lengths = np.array([length for _, length in own], dtype=np.float64)
         questions = [q["question"] for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
         self.frequencies = [
             np.array([[counts.get(t, 0) for t in query_terms(q)] for counts, _ in own])
             for q in questions
         ]
-        self.row = {turn_id: j for j, turn_id in enumerate(conv.ids)}
+        asked = embedder.array(questions, queries=True)
+        self.cosines = asked @ embedder.array([turn.text for turn in turns]).T
+        self.indexed_cosines = asked @ embedder.array([indexed_text(t.value()) for t in turns]).T
 
 
 def _bm25_top(ids: list[str], frequencies: np.ndarray, lengths: np.ndarray) -> Ranked:
@@ -99,8 +107,13 @@ def ranking(conv: Conversation, own: OwnText, q: int, variant: str, strength: fl
     if variant == "own text counted more" and conv.frequencies[q].size:
         frequencies = conv.frequencies[q] + strength * own.frequencies[q]
         lexical = _bm25_top(conv.ids, frequencies, conv.lengths + strength * own.lengths)
+    dense = conv.dense[q]
+    if variant == "own text embedded":
+        mixed = (1 - strength) * own.indexed_cosines[q] + strength * own.cosines[q]
+        order = np.lexsort((np.arange(len(mixed)), -mixed))[:FUSION_DEPTH]
+        dense = [(conv.ids[j], float(mixed[j])) for j in order]
     dated = conv.dated(q, s.slack_days) if s.bonus else set()
-    fused = blend(conv.dense[q], lexical, weight=s.weight, dated=dated, bonus=s.bonus)
+    fused = blend(dense, lexical, weight=s.weight, dated=dated, bonus=s.bonus)
     if variant == "own-text bonus" and fused and own.frequencies[q].size:
         scores = dict(_bm25_top(conv.ids, own.frequencies[q], own.lengths))
         best = max([scores.get(i, 0.0) for i, _ in fused]) or 1.0
@@ -158,9 +171,9 @@ def main(argv: list[str] | None = None) -> dict:
     if args.vectors:
         embedder.load(args.vectors)
     conversations = [Conversation(file, embedder) for file in files]
+    owns = [OwnText(file, embedder) for file in files]
     if args.vectors:
         embedder.save(args.vectors)
-    owns = [OwnText(conv, file) for conv, file in zip(conversations, files)]
     shipped = bleed(conversations, owns)
     figures: dict = {"shipped": {k: v for k, v in shipped.items() if k != "rows"}}
     print(
@@ -177,20 +190,20 @@ def main(argv: list[str] | None = None) -> dict:
         )
 
     row("shipped", shipped, shipped["rows"].mean(axis=0))
-    for variant in VARIANTS:
+    for variant, strengths in VARIANTS.items():
         got = {
             strength: [bleed([c], [o], variant, strength) for c, o in zip(conversations, owns)]
-            for strength in STRENGTHS
+            for strength in strengths
         }
         held = []
         for n in range(len(conversations)):
             others = [m for m in range(len(conversations)) if m != n] or [n]
             pick = max(
-                STRENGTHS,
+                strengths,
                 key=lambda x: float(np.concatenate([got[x][m]["rows"] for m in others]).mean()),
             )
             held.append(got[pick][n]["rows"])
-        for strength in STRENGTHS[1:]:
+        for strength in strengths[1:]:
             pooled = bleed(conversations, owns, variant, strength)
             row(f"{variant} {strength:g}", pooled, pooled["rows"].mean(axis=0))
             figures[f"{variant} {strength:g}"] = {k: v for k, v in pooled.items() if k != "rows"}
