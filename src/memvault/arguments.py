@@ -7,6 +7,7 @@ range. Times and TTLs are checked in :mod:`memvault.items` (:func:`~memvault.ite
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memvault.errors import InvalidArgumentError, shown
@@ -100,3 +101,54 @@ def check_query(query: Any) -> str | None:
             f"query must be a UTF-8 str or None, got {type(query).__name__} {shown(query)}"
         )
     return query
+
+
+def check_texts(texts: Any, field: str, example: str, *, utf8: bool = True) -> list[str]:
+    """A list from an iterable of strings (not one string, which would be its letters).
+
+    Args:
+        texts: The value given.
+        field: The argument's name, for the error.
+        example: A value to show in the error, e.g. ``"['mem-3f2a...']"``.
+        utf8: Whether each must be UTF-8 too (no lone surrogate), as what is stored must be.
+
+    Returns:
+        The strings, in order.
+
+    Raises:
+        InvalidArgumentError: If ``texts`` is a str, bytes, a mapping or not iterable, or holds
+            something other than a (UTF-8) str.
+    """
+    if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
+        raise InvalidArgumentError(
+            f"{field} must be a list of strings such as {example}, got "
+            f"{type(texts).__name__} {shown(texts)}"
+        )
+    texts = list(texts)
+    for index, text in enumerate(texts):
+        if not isinstance(text, str) or (utf8 and not is_utf8(text)):
+            raise InvalidArgumentError(
+                f"{field}[{index}] must be a {'UTF-8 ' if utf8 else ''}string, got "
+                f"{type(text).__name__} {shown(text)}"
+            )
+    return texts
+
+
+def check_utf8(text: Any, field: str) -> str:
+    """One string as given: a UTF-8 ``str`` (blank allowed), e.g. a text to embed.
+
+    Args:
+        text: The value given.
+        field: The argument's name, for the error.
+
+    Returns:
+        ``text`` unchanged.
+
+    Raises:
+        InvalidArgumentError: If ``text`` is not a UTF-8 str (a lone surrogate is not UTF-8).
+    """
+    if not isinstance(text, str) or not is_utf8(text):
+        raise InvalidArgumentError(
+            f"{field} must be a UTF-8 string, got {type(text).__name__} {shown(text)}"
+        )
+    return text

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from datetime import datetime, timezone
 
+from memvault.errors import InvalidArgumentError
 from memvault.items import MemoryItem
 from memvault.truncation import MIN_BUDGET_CHARS, check_budget, truncated
 
@@ -93,10 +95,23 @@ def format_memories(
         The block, or ``""`` if ``items`` is empty or not even the first memory fits.
 
     Raises:
-        InvalidArgumentError: If a budget is not an int from 100 to 1,000,000 (names it).
+        InvalidArgumentError: If ``items`` is not a list of :class:`~memvault.MemoryItem`, or
+            a budget is not an int from 100 to 1,000,000 (names it).
     """
     check_budget(max_memory_chars, "max_memory_chars")
     check_budget(max_block_chars, "max_block_chars")
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise InvalidArgumentError(
+            f"items must be a list of MemoryItem (from search, recall or get), got "
+            f"{type(items).__name__}"
+        )
+    items = list(items)
+    for index, item in enumerate(items):
+        if not isinstance(item, MemoryItem):
+            raise InvalidArgumentError(
+                f"items[{index}] must be a MemoryItem (from search, recall or get), got "
+                f"{type(item).__name__}; to show texts of your own, put them in a store first"
+            )
     lines: list[str] = []
     used = -1  # characters between the fences so far; each line adds a newline before it
     for item in items:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memvault.agent import MemoryChange, MemoryScope
 from memvault.context import format_memories
@@ -48,6 +48,8 @@ headed as memories the model should use."""
 class RememberArgs(BaseModel):
     """Arguments of ``remember``."""
 
+    model_config = ConfigDict(extra="forbid")  # an argument the model made up is an error
+
     text: str = Field(
         min_length=1,
         description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
@@ -57,12 +59,16 @@ class RememberArgs(BaseModel):
 class RecallArgs(BaseModel):
     """Arguments of ``recall``."""
 
+    model_config = ConfigDict(extra="forbid")  # an argument the model made up is an error
+
     query: str = Field(min_length=1, description="What to look for, in natural language.")
     limit: int = Field(default=5, ge=1, le=50, strict=True, description="Most memories to return.")
 
 
 class ForgetArgs(BaseModel):
     """Arguments of ``forget``."""
+
+    model_config = ConfigDict(extra="forbid")  # an argument the model made up is an error
 
     memory: str = Field(
         min_length=1,
@@ -73,6 +79,8 @@ class ForgetArgs(BaseModel):
 
 class ListMemoriesArgs(BaseModel):
     """Arguments of ``list_memories``."""
+
+    model_config = ConfigDict(extra="forbid")  # an argument the model made up is an error
 
     limit: int = Field(default=20, ge=1, le=100, strict=True, description="Most memories to list.")
     offset: int = Field(

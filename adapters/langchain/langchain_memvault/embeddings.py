@@ -11,6 +11,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from memvault.arguments import check_texts, check_utf8
 from memvault.embedding import resolve_embedder
 
 
@@ -40,12 +41,22 @@ class MemvaultEmbeddings(Embeddings):
         self.name = self.embedder.name
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Embed texts; returns shape ``(len(texts), dim)`` (``Embeddings.embed_documents``)."""
-        return [[float(x) for x in v] for v in self.embedder.embed_documents(list(texts))]
+        """Embed texts; returns shape ``(len(texts), dim)`` (``Embeddings.embed_documents``).
+
+        Raises:
+            InvalidArgumentError: If ``texts`` is not a list of str (names the first that is
+                not).
+        """
+        checked = check_texts(texts, "texts", "['I am vegan']")
+        return [[float(x) for x in v] for v in self.embedder.embed_documents(checked)]
 
     def embed_query(self, text: str) -> list[float]:
-        """Embed one query; returns shape ``(dim,)`` (``Embeddings.embed_query``)."""
-        return [float(x) for x in self.embedder.embed_query(text)]
+        """Embed one query; returns shape ``(dim,)`` (``Embeddings.embed_query``).
+
+        Raises:
+            InvalidArgumentError: If ``text`` is not a str.
+        """
+        return [float(x) for x in self.embedder.embed_query(check_utf8(text, "text"))]
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
         """Async form of :meth:`embed_documents`, run in a worker thread."""

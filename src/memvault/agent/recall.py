@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memvault.agent.validation import check_texts
-from memvault.arguments import check_query
+from memvault.arguments import check_query, check_texts
 from memvault.filters import Filter
 from memvault.items import MemoryItem
 from memvault.model import Namespace

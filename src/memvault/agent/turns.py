@@ -18,7 +18,8 @@ from memvault.agent.changes import MemoryChange, apply_decisions, remembered, wr
 from memvault.agent.log import logger
 from memvault.agent.pipeline import ModelCall, Pipeline
 from memvault.agent.scope import ScopedStore
-from memvault.agent.validation import check_text, check_texts
+from memvault.agent.validation import check_text
+from memvault.arguments import check_texts
 from memvault.compare_and_set import retrying
 from memvault.errors import ExtractionError, ReconciliationError
 from memvault.extraction import Extractor

@@ -6,9 +6,10 @@ take, a turn's messages and its time, and the value fields a caller may add to a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from memvault.arguments import check_texts
 from memvault.conversations import format_session_date
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor
@@ -104,37 +105,6 @@ def check_text(text: Any, field: str) -> str:
             f"{field} must be a UTF-8 string with words in it, got {shown(text)}"
         )
     return text.strip()
-
-
-def check_texts(texts: Any, field: str, example: str, *, utf8: bool = True) -> list[str]:
-    """A list from an iterable of strings (not one string, which would be its letters).
-
-    Args:
-        texts: The value given.
-        field: The argument's name, for the error.
-        example: A value to show in the error, e.g. ``"['mem-3f2a...']"``.
-        utf8: Whether each must be UTF-8 too (no lone surrogate), as what is stored must be.
-
-    Returns:
-        The strings, in order.
-
-    Raises:
-        InvalidArgumentError: If ``texts`` is a str, bytes, a mapping or not iterable, or holds
-            something other than a (UTF-8) str.
-    """
-    if isinstance(texts, (str, bytes, Mapping)) or not isinstance(texts, Iterable):
-        raise InvalidArgumentError(
-            f"{field} must be a list of strings such as {example}, got "
-            f"{type(texts).__name__} {shown(texts)}"
-        )
-    texts = list(texts)
-    for index, text in enumerate(texts):
-        if not isinstance(text, str) or (utf8 and not is_utf8(text)):
-            raise InvalidArgumentError(
-                f"{field}[{index}] must be a {'UTF-8 ' if utf8 else ''}string, got "
-                f"{type(text).__name__} {shown(text)}"
-            )
-    return texts
 
 
 def check_value_fields(

@@ -24,6 +24,7 @@ from memvault.memory_tools import (
     run_memory_tool,
     tool_spec,
 )
+from memvault.namespace import check_template_value
 
 
 class MemvaultToolSpec(BaseToolSpec):
@@ -64,7 +65,8 @@ class MemvaultToolSpec(BaseToolSpec):
         InvalidArgumentError: If ``memory_or_store`` is neither kind, ``namespace`` is given
             with an ``AgentMemory``, or ``prefix`` has characters other than letters, digits,
             ``_`` and ``-``.
-        InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
+        InvalidNamespaceError: If ``namespace`` is not a tuple of strings, or ``user_id`` or
+            ``session_id`` is given but is not a non-empty str.
     """
 
     spec_functions = [spec.name for spec in MEMORY_TOOLS]
@@ -80,6 +82,9 @@ class MemvaultToolSpec(BaseToolSpec):
     ) -> None:
         self.prefix = check_prefix(prefix)
         self.memory = AgentMemory.of(memory_or_store, namespace=namespace)
+        for name, value in (("user_id", user_id), ("session_id", session_id)):
+            if value is not None:  # None: the run gives it
+                check_template_value(name, value)
         self.user_id = user_id
         self.session_id = session_id
 
