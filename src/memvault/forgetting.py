@@ -20,6 +20,7 @@ What forgetting keeps: the history of every memory, the forgotten one's included
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,8 +30,14 @@ from memvault.items import MemoryItem
 from memvault.model import Namespace, SearchMode
 from memvault.statements import sentences, states
 from memvault.store import MemoryStore
+from memvault.truncation import TRUNCATION_MARKER
 
 __all__ = ["NEIGHBOUR_POOL", "unquote_neighbours", "unquoted"]
+
+_CUT_MARK = re.compile(
+    re.escape(TRUNCATION_MARKER.removeprefix("… ")).replace(r"\{count:,\}", r"[\d,]+")
+)
+"""What is left of a cut text's line once its words are forgotten: the marker alone."""
 
 NEIGHBOUR_POOL = 50
 """How many memories of the namespace, most like a forgotten text, are read for contexts that
@@ -42,7 +49,8 @@ def unquoted(text: str, forgotten: Sequence[str]) -> str:
     """``text`` without the sentences that state a forgotten text, line by line.
 
     A line ``speaker: words`` keeps its speaker while words remain; a line left without words
-    (the speaker alone included) is dropped. Lines that state nothing forgotten are kept as
+    (the speaker alone, or only the marker of a cut text: :data:`~memvault.truncation.
+    TRUNCATION_MARKER`) is dropped. Lines that state nothing forgotten are kept as
     they are, so a text that quotes nothing forgotten comes back unchanged.
 
     Args:
@@ -61,7 +69,7 @@ def unquoted(text: str, forgotten: Sequence[str]) -> str:
         kept = [s for s in sentences(said) if not any(states(w, s) for w in wanted)]
         if len(kept) == len(sentences(said)):
             lines.append(line)
-        elif kept:
+        elif kept and not _CUT_MARK.fullmatch(" ".join(kept)):
             lines.append(f"{speaker}{colon}{' '.join(kept)}")
     return "\n".join(lines)
 

@@ -206,10 +206,16 @@ def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Nam
         The resolved namespace.
 
     Raises:
-        InvalidNamespaceError: If a field has no value, or its value is not a non-empty string
-            (so that a missing user id never falls back to a shared or empty namespace).
+        InvalidNamespaceError: If ``values`` is not a mapping, a field has no value, or its value
+            is not a non-empty string (so that a missing user id never falls back to a shared
+            or empty namespace).
     """
     validate_namespace(template)
+    if not isinstance(values, Mapping):
+        raise InvalidNamespaceError(
+            f"namespace template values must be a mapping such as {{'user_id': 'alice'}}, got "
+            f"{type(values).__name__} {shown(values)}"
+        )
     formatter = string.Formatter()
     resolved = []
     for segment in template:

@@ -177,6 +177,11 @@ class MemoryStore:
             raise InvalidArgumentError(
                 "give either path (for the default Chroma backend) or backend, not both"
             )
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise InvalidArgumentError(
+                f"path must be a folder as a str or pathlib.Path, got {type(path).__name__} "
+                f"{str(path)[:80]!r}"
+            )
         if not callable(clock):
             raise InvalidArgumentError(
                 f"clock must be a callable giving Unix seconds, got {clock!r:.80}"

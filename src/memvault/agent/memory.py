@@ -598,10 +598,13 @@ class MemoryScope:
         scope that states it is removed (:func:`~memvault.statements.states`: the description's
         content words all appear in it). Then, for each memory removed, the memories listed in
         its ``sources`` and every memory that states its text go too, so a forgotten fact's
-        raw turns do not bring it back. Last, the texts removed are taken out of the contexts
-        of the memories beside them and of the turns kept for the next turn's context
-        (:mod:`memvault.forgetting`), so neither a search nor a later prompt quotes them; the
-        history keeps them (``history``).
+        raw turns do not bring it back. Last, the texts removed (and the description, when the
+        memory was described) are taken out of the contexts of the memories beside them and of
+        the turns kept in this process for the next turn's context (:mod:`memvault.forgetting`),
+        so neither a search nor a later prompt quotes them; the history keeps them
+        (``history``). A sentence that names the memory in other words ("the thing about my
+        dog") is not recognised, and a forget from another process reaches the stored
+        memories, not the turns a running agent keeps.
 
         Args:
             memory: A key (``"mem-3f2a..."``) or a description (``"that I am learning
@@ -615,10 +618,7 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: If ``memory`` is blank.
         """
-        removed = self._scoped.forget(memory, source)
-        for namespace in dict.fromkeys(item.namespace for item in removed):
-            self.memory.session_tails.unquote(namespace, [item.text for item in removed])
-        return removed
+        return self._scoped.forget(memory, source, self.memory.session_tails)
 
     # -- reads ------------------------------------------------------------------------------
 

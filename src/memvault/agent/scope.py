@@ -27,6 +27,7 @@ from memvault.model import Namespace
 from memvault.statements import description_of, memory_key, near_duplicate, states
 from memvault.store import MemoryStore
 from memvault.truncation import truncated
+from memvault.turn_context import SessionTails
 
 MAX_SESSIONS = 20
 """How many session ids a memory keeps in ``sessions`` (the most recent)."""
@@ -184,15 +185,18 @@ class ScopedStore:
                 return item
         return None
 
-    def forget(self, memory: Any, source: str) -> list[MemoryItem]:
+    def forget(self, memory: Any, source: str, tails: SessionTails) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
-        See :meth:`memvault.MemoryScope.forget`; the texts removed are then taken out of the
-        contexts of the memories beside them (:func:`~memvault.forgetting.unquote_neighbours`).
+        See :meth:`memvault.MemoryScope.forget`; the texts removed, and the description when
+        the memory was described, are then taken out of the contexts of the memories beside
+        them (:func:`~memvault.forgetting.unquote_neighbours`) and of the turns ``tails``
+        keeps (:meth:`~memvault.turn_context.SessionTails.unquote`).
 
         Args:
             memory: A key or a description.
             source: Who forgets, recorded in the history.
+            tails: The turns kept for the next turns' contexts.
 
         Returns:
             The memories removed.
@@ -214,8 +218,11 @@ class ScopedStore:
         for namespace, key in removed:
             self.store.delete(namespace, key, source=source)
         texts = [item.text for item in removed.values()]
+        if found is None and removed:  # what the request to forget named is gone too
+            texts.append(description_of(memory))
         for namespace in dict.fromkeys(namespace for namespace, _ in removed):
             unquote_neighbours(self.store, namespace, texts, source=source, ttl=self.ttl)
+            tails.unquote(namespace, texts)
         return list(removed.values())
 
     def _memories_stating(self, description: str) -> list[MemoryItem]:

@@ -16,6 +16,7 @@ from llama_index.core.callbacks import CallbackManager
 from llama_index.core.constants import DEFAULT_EMBED_BATCH_SIZE
 
 from memvault import Embedder
+from memvault.arguments import check_texts, check_utf8
 from memvault.embedding import resolve_embedder
 
 
@@ -63,22 +64,53 @@ class MemvaultEmbedding(BaseEmbedding):
         """Length of every vector."""
         return int(self._embedder.dim)
 
+    def get_text_embedding_batch(
+        self, texts: list[str], show_progress: bool = False, **kwargs: Any
+    ) -> list[list[float]]:
+        """``BaseEmbedding.get_text_embedding_batch``, ``texts`` checked first.
+
+        Raises:
+            InvalidArgumentError: If ``texts`` is not a list of str (one str would be embedded
+                letter by letter), naming the first that is not.
+        """
+        checked = check_texts(texts, "texts", "['I am vegan']")
+        return super().get_text_embedding_batch(checked, show_progress, **kwargs)
+
+    async def aget_text_embedding_batch(
+        self, texts: list[str], show_progress: bool = False, **kwargs: Any
+    ) -> list[list[float]]:
+        """Async form of :meth:`get_text_embedding_batch` (the same check)."""
+        checked = check_texts(texts, "texts", "['I am vegan']")
+        return await super().aget_text_embedding_batch(checked, show_progress, **kwargs)
+
     def _get_query_embedding(self, query: str) -> list[float]:
-        """Embed a query; shape ``(dim,)`` (``BaseEmbedding`` hook)."""
-        return self._embedder.embed_query(query)
+        """Embed a query; shape ``(dim,)`` (``BaseEmbedding`` hook).
+
+        Raises:
+            InvalidArgumentError: If ``query`` is not a str.
+        """
+        return self._embedder.embed_query(check_utf8(query, "query"))
 
     async def _aget_query_embedding(self, query: str) -> list[float]:
         """Async form of :meth:`_get_query_embedding`, run in a worker thread."""
-        return await asyncio.to_thread(self._embedder.embed_query, query)
+        return await asyncio.to_thread(self._get_query_embedding, query)
 
     def _get_text_embedding(self, text: str) -> list[float]:
-        """Embed one text; shape ``(dim,)`` (``BaseEmbedding`` hook)."""
-        return self._embedder.embed_documents([text])[0]
+        """Embed one text; shape ``(dim,)`` (``BaseEmbedding`` hook).
+
+        Raises:
+            InvalidArgumentError: If ``text`` is not a str.
+        """
+        return self._embedder.embed_documents([check_utf8(text, "text")])[0]
 
     def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        """Embed texts; shape ``(len(texts), dim)`` (``BaseEmbedding`` hook)."""
-        return self._embedder.embed_documents(list(texts))
+        """Embed texts; shape ``(len(texts), dim)`` (``BaseEmbedding`` hook).
+
+        Raises:
+            InvalidArgumentError: If ``texts`` is not a list of str.
+        """
+        return self._embedder.embed_documents(check_texts(texts, "texts", "['I am vegan']"))
 
     async def _aget_text_embeddings(self, texts: list[str]) -> list[list[float]]:
         """Async form of :meth:`_get_text_embeddings`, run in a worker thread."""
-        return await asyncio.to_thread(self._embedder.embed_documents, list(texts))
+        return await asyncio.to_thread(self._get_text_embeddings, texts)
