@@ -8,7 +8,5 @@ from memvault import InvalidArgumentError, MemoryStore
 
 @pytest.mark.parametrize("path", [5, ["a"], b"/tmp/x"])
 def test_the_path_is_named(path):
-    with pytest.raises(
-        InvalidArgumentError, match="path must be a folder as a str"
-    ):
+    with pytest.raises(InvalidArgumentError, match="path must be a folder as a str"):
         MemoryStore(path)
