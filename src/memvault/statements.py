@@ -113,6 +113,19 @@ _REMEMBER_REQUEST = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 """The opening of a request to remember (see :func:`speech_act`); what follows it is the fact."""
+_KEEP = r"(?:remember|know|store|save|keep|note|write\s+down|memori[sz]e)"
+_NOT_TO_KEEP = re.compile(
+    rf"^(?:(?:please\s+)?(?:do\s+not|don'?t|never)\s+{_KEEP}"
+    rf"|i\s+(?:do\s+not|don'?t)\s+(?:want|need)\s+you\s+to\s+{_KEEP}"
+    rf"|i'?d\s+(?:rather|prefer)\s+(?:you\s+)?(?:didn'?t|did\s+not|not)\s+{_KEEP}"
+    rf"|you\s+(?:do\s+not|don'?t)\s+(?:need|have)\s+to\s+{_KEEP}"
+    rf"|(?:there'?s\s+)?no\s+need\s+to\s+{_KEEP}"
+    r"|(?:this\s+is\s+|strictly\s+|just\s+)?off\s+the\s+record)\b",
+    re.IGNORECASE,
+)
+"""A request not to keep what follows ("I don't want you to remember that my PIN is 9876",
+"Off the record, ..."): the sentence is a request and stores nothing. An imperative only: "I
+don't remember my PIN" says something of the user."""
 _MARKED = re.compile(r"[:,\u2013\u2014-]")
 _REQUEST_OBJECTS = _wordset("this that it")
 _CLAUSE_WORDS = (_AUXILIARIES - {"may"}) | _wordset(
@@ -214,6 +227,9 @@ def speech_act(sentence: str) -> SpeechAct:
       remember my birthday?"). A request to remember with no fact ("Remember that!") or a
       task ("remember to call mum") is a ``"request"``; one of a question ("remember when
       we met?") a ``"question"``.
+    - ``"request"`` when it asks the assistant not to keep what follows ("I don't want you
+      to remember that ...", "you don't need to remember ...", "don't save this: ...", "off
+      the record, ..."): nothing of it is stored.
     - ``"question"``: ends with ``?``; or is a tag question ("I'm allergic to peanuts,
       right", "my birthday is May 5 isn't it": a tag such as "right", "correct", "am I right"
       or an auxiliary and a pronoun, "isn't it", "don't I", after the last comma, or a
@@ -237,6 +253,8 @@ def speech_act(sentence: str) -> SpeechAct:
     words = STATEMENT_ANALYSER.words(stripped)
     if not words:
         return "pleasantry"
+    if _NOT_TO_KEEP.match(stripped):
+        return "request"
     fact = _fact_to_remember(stripped)
     if fact is not None:
         return "request" if not fact or fact.lower().startswith("to ") else speech_act(fact)
