@@ -212,7 +212,17 @@ def _timestamp(raw: Any, source: str, where: str) -> float | None:
         raise _fail(source, f"{where}: {error}") from None
 
 
-def _content_text(content: Any) -> str | None:
+def content_text(content: Any) -> str | None:
+    """A message's ``content`` as text: a string, or the text parts of an OpenAI-style list.
+
+    Args:
+        content: ``"..."``, or ``[{"type": "text", "text": "..."}, {"type": "image_url",
+            ...}]``.
+
+    Returns:
+        The text (text parts joined by newlines), or ``None`` for anything else or a list
+        without text.
+    """
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -261,7 +271,7 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
             raise _fail(source, f"{where} must be an object with a string 'role'")
         if message["role"] in SKIPPED_ROLES:
             continue
-        text = _content_text(message.get("content"))
+        text = content_text(message.get("content"))
         if text is None:
             raise _fail(source, f"{where} must have 'content' as a string or a list of parts")
         if not text.strip():

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from memvault.arguments import check_texts
-from memvault.conversations import format_session_date
+from memvault.conversations import content_text, format_session_date
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor
 from memvault.namespace import is_utf8
@@ -142,11 +142,19 @@ def check_value_fields(
     return extra, kind, checked_sources
 
 
+ROLES = {"human": "user", "ai": "assistant"}
+"""Roles read as OpenAI's: LangChain's message types ``human`` and ``ai``."""
+
+
 def checked_chat(messages: Any) -> list[dict[str, str]]:
     """The messages of a turn with text, as ``{"role", "content"}`` dicts, checked.
 
-    A message's string ``"name"`` (its speaker, as OpenAI's messages name one) is kept too;
-    messages without a non-blank UTF-8 string ``content`` are left out.
+    A content may be a string or OpenAI's list of parts (its text parts are read,
+    :func:`memvault.conversations.content_text`); a role is read case-blind, LangChain's
+    ``"human"`` and ``"ai"`` as ``"user"`` and ``"assistant"`` (:data:`ROLES`). A message's
+    string ``"name"`` (its speaker, as OpenAI's messages name one) is kept too; messages
+    without text (``None`` content, as an assistant's tool call has; blank; not UTF-8) are
+    left out.
 
     Args:
         messages: A sequence of mappings, oldest first.
@@ -155,7 +163,8 @@ def checked_chat(messages: Any) -> list[dict[str, str]]:
         ``[{"role": str, "content": str, "name": str (where given)}]``.
 
     Raises:
-        InvalidArgumentError: If ``messages`` is not a sequence of mappings.
+        InvalidArgumentError: If ``messages`` is not a sequence of mappings, or a message has
+            no string role or a content of another kind (names the message).
     """
     if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
         raise InvalidArgumentError(
@@ -163,15 +172,28 @@ def checked_chat(messages: Any) -> list[dict[str, str]]:
             f"{type(messages).__name__}"
         )
     chat: list[dict[str, str]] = []
-    for message in messages:
+    for index, message in enumerate(messages):
         if not isinstance(message, Mapping):
             raise InvalidArgumentError(
                 'each message must be a {"role": ..., "content": ...} dict, got '
                 f"{type(message).__name__}"
             )
-        content = message.get("content")
+        role = message.get("role")
+        if not isinstance(role, str) or not role.strip():
+            raise InvalidArgumentError(
+                f'messages[{index}]["role"] must be a string such as "user" or "assistant", '
+                f"got {shown(role)}"
+            )
+        raw = message.get("content")
+        content = content_text(raw)
+        if content is None and raw is not None and not isinstance(raw, list):
+            raise InvalidArgumentError(
+                f'messages[{index}]["content"] must be a string or a list of '
+                f'{{"type": "text", "text": ...}} parts, got {type(raw).__name__} {shown(raw)}'
+            )
         if isinstance(content, str) and is_utf8(content) and content.strip():
-            kept = {"role": str(message.get("role")), "content": content}
+            role = ROLES.get(role.strip().lower(), role.strip().lower())
+            kept = {"role": role, "content": content}
             name = message.get("name")
             if isinstance(name, str) and is_utf8(name) and name.strip():
                 kept["name"] = name.strip()
