@@ -32,23 +32,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import track
 from typer.core import TyperGroup
 
-from memvault.backends.postgres import PostgresBackend
+from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
-from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.forgetting import unquote_neighbours
-from memvault.items import MAX_TTL, MemoryItem, validate_items
 from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
-from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
+
+if TYPE_CHECKING:
+    from memvault.items import MemoryItem
+    from memvault.store import MemoryStore
+
+# What a command needs to run (the store, the model, Chroma, numpy, pydantic) is imported in
+# the command that runs, so that `memvault --version` and `--help` start at once.
 
 # typer re-exports click's BadParameter (from its own copy of click in recent releases); its
 # bases are click's UsageError (exit status 2) and ClickException (every error click reports).
@@ -237,6 +239,8 @@ DEFAULT_MODE = ModeChoice(DEFAULT_SEARCH_MODE)
 
 def _seconds(value: float | None) -> float | None:
     """Check a number of seconds given on the command line: positive and below MAX_TTL."""
+    from memvault.items import MAX_TTL
+
     if value is not None and not 0 < value < MAX_TTL:  # also refuses nan and inf
         raise typer.BadParameter(
             f"must be a positive number of seconds below {MAX_TTL:.0e}, got {value}"
@@ -270,6 +274,9 @@ def _postgres(
                 "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, "
                 "$MEMVAULT_DSN), not both"
             )
+    from memvault.backends.postgres.backend import PostgresBackend
+    from memvault.store import MemoryStore
+
     backend = PostgresBackend(dsn, schema=schema, create=create)
     return _kept(ctx, MemoryStore(backend=backend, **options))
 
@@ -282,6 +289,8 @@ def _kept(ctx: typer.Context, store: MemoryStore) -> MemoryStore:
 
 def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
     """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
+    from memvault.store import MemoryStore
+
     on_postgres = _postgres(ctx, path, **options)
     if on_postgres is not None:
         return on_postgres
@@ -291,6 +300,7 @@ def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
 def _existing(ctx: typer.Context, path: Path | None) -> MemoryStore:
     """Open the store for a command that only reads or removes: a mistyped --path is an error."""
     from memvault.backends.chroma import ChromaBackend, default_path
+    from memvault.store import MemoryStore
 
     on_postgres = _postgres(ctx, path, create=False)  # a mistyped --schema is an error too
     if on_postgres is not None:
@@ -419,6 +429,11 @@ def ingest(
     full path>:<turn id>': ingesting the same file again updates its turns, and a file of the
     same name in another folder gets its own keys.
     """
+    from rich.progress import track
+
+    from memvault.conversations import load_conversation, source_id
+    from memvault.items import validate_items
+
     target = parse_namespace_path(namespace)
     # Every turn (key, value and timestamp) is checked before the store is touched, so a bad
     # later turn writes nothing.
@@ -555,6 +570,8 @@ def forget(
     The memory must be in exactly that namespace, not below it. Its text is also taken out of
     the contexts of the memories beside it; its history is kept.
     """
+    from memvault.forgetting import unquote_neighbours
+
     store, where = _existing(ctx, path), parse_namespace_path(namespace)
     item = store.get(where, key)
     if item is None:

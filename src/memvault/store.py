@@ -127,7 +127,10 @@ class MemoryStore:
     one folder; each sees the others' writes once they return. A write is all or nothing.
 
     The store records its embedder's name, dimension and fingerprint (the embedding of
-    :data:`FINGERPRINT_PROBE`) and refuses to reopen with an embedder whose output differs.
+    :data:`FINGERPRINT_PROBE`) and refuses an embedder whose name or dimension differs when it
+    opens, and one whose output differs at its first embedding (a write or a query), before
+    anything is written: opening a store to read (get, list, history, export, a lexical
+    search) never loads the model.
 
     Args:
         path: Folder of the default backend; defaults to ``$MEMVAULT_PATH``, else the per-user
@@ -148,8 +151,8 @@ class MemoryStore:
             ``updated_at`` and expiry follow it (tests pass a fake one).
 
     Raises:
-        EmbedderMismatchError: If the store was written with an embedder of another name,
-            dimension or output.
+        EmbedderMismatchError: If the store was written with an embedder of another name or
+            dimension (of another output: raised by the first write or query that embeds).
         EmbedderError: If the embedder fails or returns vectors of the wrong shape.
         InvalidArgumentError: On a bad ``ttl``, ``search_mode``, both ``path`` and
             ``backend``, a ``backend`` that is a string or a path, or an unknown embedder.
@@ -236,49 +239,65 @@ class MemoryStore:
     def _record_or_check_embedder(self) -> None:
         """Record the embedder (name, dim, fingerprint) in a new store, else check it.
 
-        A store recorded before fingerprints were kept gets this embedder's.
+        Name and dim are checked here; the recorded fingerprint at the first embedding
+        (:meth:`_check_fingerprint`), so that opening a store to read loads no model. A store
+        recorded before fingerprints were kept gets this embedder's.
 
         Raises:
-            EmbedderMismatchError: If the recorded name, dim or fingerprint differs.
+            EmbedderMismatchError: If the recorded name or dim differs.
         """
-        probe = self._embed([FINGERPRINT_PROBE])[0]
-        wanted = {
-            "embedder": self.embedder.name,
-            "dim": int(self.embedder.dim),
-            "fingerprint": [round(float(x), 5) for x in probe],
-        }
+        name, dim = self.embedder.name, int(self.embedder.dim)
         recorded = self.backend.get_info()
-        if recorded is None:
-            self.backend.set_info(wanted)
-            return
-        if (recorded.get("embedder"), recorded.get("dim")) != (wanted["embedder"], wanted["dim"]):
+        if recorded is not None and (recorded.get("embedder"), recorded.get("dim")) != (name, dim):
             raise EmbedderMismatchError(
                 f"this store was written with embedder {recorded.get('embedder')!r} "
-                f"(dim {recorded.get('dim')}), but {wanted['embedder']!r} (dim {wanted['dim']}) "
+                f"(dim {recorded.get('dim')}), but {name!r} (dim {dim}) "
                 "was given; open it with the same embedder, or export it and import into a new "
                 "store to re-embed"
             )
-        fingerprint = recorded.get("fingerprint")
-        if fingerprint is None:  # written before fingerprints were recorded
-            self.backend.set_info(wanted)
+        fingerprint = None if recorded is None else recorded.get("fingerprint")
+        if fingerprint is None:  # a new store, or one written before fingerprints were kept
+            probe = self._embedded([FINGERPRINT_PROBE])[0]
+            self.backend.set_info(
+                {"embedder": name, "dim": dim, "fingerprint": [round(float(x), 5) for x in probe]}
+            )
+        self._unchecked_fingerprint: list[float] | None = fingerprint
+
+    def _check_fingerprint(self) -> None:
+        """Compare the recorded fingerprint with this embedder's, once, before it embeds.
+
+        Raises:
+            EmbedderMismatchError: If the embedder's probe embedding is not the recorded one
+                (cosine similarity below :data:`FINGERPRINT_MIN_COSINE`); nothing was written.
+        """
+        fingerprint = self._unchecked_fingerprint
+        if fingerprint is None:
             return
+        probe = self._embedded([FINGERPRINT_PROBE])[0]
         recorded_probe = np.asarray(fingerprint, dtype=np.float64)
         norms = float(np.linalg.norm(recorded_probe) * np.linalg.norm(probe))
         similarity = float(np.dot(recorded_probe, probe)) / max(norms, 1e-12)
         if not similarity >= FINGERPRINT_MIN_COSINE:
             raise EmbedderMismatchError(
-                f"the embedder given ({wanted['embedder']!r}) embeds differently from the one "
+                f"the embedder given ({self.embedder.name!r}) embeds differently from the one "
                 f"this store was written with, though the names agree (probe cosine similarity "
                 f"{similarity:.3f} < {FINGERPRINT_MIN_COSINE}); open it with the same model, or "
                 "give your embedder a name of its own and import an export into a new store"
             )
+        self._unchecked_fingerprint = None
 
     def _embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts as rows of shape ``(len(texts), dim)``, checked, the fingerprint first."""
+        self._check_fingerprint()
+        return self._embedded(texts)
+
+    def _embedded(self, texts: list[str]) -> np.ndarray:
         """Embed texts as rows of shape ``(len(texts), dim)``, checked."""
         return self._checked(self._call(self.embedder.embed_documents, texts), len(texts))
 
     def _embed_query(self, query: str) -> np.ndarray:
-        """Embed a query as shape ``(dim,)``, checked."""
+        """Embed a query as shape ``(dim,)``, checked, the fingerprint first."""
+        self._check_fingerprint()
         return self._checked([self._call(self.embedder.embed_query, query)], 1)[0]
 
     def _call(self, method: Callable[[Any], Any], argument: Any) -> Any:
@@ -354,6 +373,8 @@ class MemoryStore:
                 ``if_updated_at`` on a backend without compare-and-set); nothing is written.
             ConflictError: If ``if_updated_at`` is not what is stored; nothing is written.
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         expected = None if if_updated_at is NOT_GIVEN else {key: if_updated_at}
         return self.put_many(
@@ -408,6 +429,8 @@ class MemoryStore:
             ConflictError: If an item's stored ``updated_at`` is not the one given; nothing
                 is written.
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         namespace = validate_namespace(namespace)
         expires_in = self.ttl if ttl is NOT_GIVEN else validate_ttl(ttl)
@@ -600,6 +623,8 @@ class MemoryStore:
         Raises:
             InvalidNamespaceError, InvalidFilterError, InvalidArgumentError: On bad input, or
                 a mode the backend does not serve.
+            EmbedderMismatchError: If a query is embedded and the embedder's output is not
+                the one the store was written with (see :class:`MemoryStore`).
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
         clauses = normalize_filter(filter)
@@ -786,6 +811,8 @@ class MemoryStore:
             ImportFormatError: If the file is missing or a line is not a valid item or history
                 entry (the message names the line).
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         now = self._clock()
         exported = read_jsonl(path)

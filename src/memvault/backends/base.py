@@ -439,6 +439,19 @@ class VectorIndex(Protocol):
         """How many records the index holds."""
         ...
 
+    def files_stamp(self) -> str | None:
+        """The state of the index's files as they are now, read without opening the index.
+
+        It changes whenever the files are written, replaced or removed: while it is the one
+        recorded with :meth:`count` and :meth:`generation`, a local store takes those two from
+        its record file at open instead of starting the index to read them.
+
+        Returns:
+            A string to compare for equality; ``None`` where the index cannot tell (no files
+            of its own, or they are missing): the index is then checked at every open.
+        """
+        ...
+
     def discard(self) -> str | None:
         """Throw the index away, so that a new, empty one starts (hold the lock).
 

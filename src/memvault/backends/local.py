@@ -134,7 +134,8 @@ class LocalBackend(Backend):
 
         The record file is rebuilt from the index if it is new, emptied or older than it;
         every record is queued for the index if the index lost records, or a write to it was
-        cut off (a process killed during :meth:`drain`).
+        cut off (a process killed during :meth:`drain`). What the index holds is read from it,
+        or remembered (:meth:`_index_readings`).
         """
         records = self.records
         if self.index is None:
@@ -155,8 +156,7 @@ class LocalBackend(Backend):
                 stacklevel=4,
             )
             return
-        indexed = self.index.count()
-        generation = self.index.generation()
+        indexed, generation = self._index_readings()
         if not records.built() and indexed == 0:
             records.mark_built(generation)
             return
@@ -192,6 +192,33 @@ class LocalBackend(Backend):
             MemvaultWarning,
             stacklevel=4,
         )
+
+    def _index_readings(self) -> tuple[int, int]:
+        """How many records the index holds and its generation; call holding the index.
+
+        Read from the index, or, while its files are as they were when last read
+        (:meth:`VectorIndex.files_stamp <memvault.backends.base.VectorIndex.files_stamp>`),
+        as the record file remembers them (:meth:`_remember_index`): the same two numbers
+        without starting the index (Chroma's client takes seconds), so that a store opened to
+        read never starts it.
+        """
+        assert self.index is not None
+        remembered = self.records.index_stamp()
+        files = self.index.files_stamp()
+        if files is not None and remembered is not None and remembered["files"] == files:
+            return int(remembered["count"]), int(remembered["generation"])
+        indexed, generation = self.index.count(), self.index.generation()
+        self._remember_index(indexed, generation)
+        return indexed, generation
+
+    def _remember_index(self, indexed: int, generation: int) -> None:
+        """Remember what the index holds, with the state of its files (call holding it)."""
+        assert self.index is not None
+        files = self.index.files_stamp()  # after the reads: a client writes its files as it opens
+        if files is not None:
+            self.records.set_index_stamp(
+                {"files": files, "count": indexed, "generation": generation}
+            )
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -278,6 +305,8 @@ class LocalBackend(Backend):
                 applied += len(rows)
                 if len(rows) < DRAIN_BATCH:
                     break
+            if applied:
+                self._remember_index(self.index.count(), self.index.generation())
         return applied
 
     # -- reads ----------------------------------------------------------------------------
