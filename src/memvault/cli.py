@@ -426,8 +426,9 @@ def ingest(
     """Store every turn of a conversation as a memory.
 
     Speaker, turn id and date become metadata. Keys are '<file name>-<hash of the file's
-    full path>:<turn id>': ingesting the same file again updates its turns, and a file of the
-    same name in another folder gets its own keys.
+    full path>:<turn id>': ingesting the same file again updates the turns that changed and
+    leaves the others as they are (nothing embedded), and a file of the same name in another
+    folder gets its own keys.
     """
     from rich.progress import track
 
@@ -635,19 +636,30 @@ def export_items(
     ],
     namespace: PrefixOption = "",
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    vectors: Annotated[
+        bool,
+        typer.Option(
+            "--vectors",
+            help="Also write each memory's embedding and the embedder's fingerprint: an "
+            "import into a store of the same embedder embeds nothing.",
+        ),
+    ] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
     """Export memories to JSON Lines, in FILE or on stdout (-).
 
-    Each line holds one memory: text, metadata, namespace, times and expiry; then the history
-    of each key. A FILE that exists is replaced only with --force. With -, the file goes to
-    stdout and what was exported is said on stderr.
+    Each line holds one memory: text, metadata, namespace, times and expiry (with --vectors,
+    its embedding, after a first line naming the embedder); then the history of each key. A
+    FILE that exists is replaced only with --force. With -, the file goes to stdout and what
+    was exported is said on stderr.
     """
     if str(file) == "-":
         with tempfile.TemporaryDirectory() as folder:
             written = Path(folder) / "export.jsonl"
-            count = _existing(ctx, path).export_jsonl(written, _prefix(namespace))
+            count = _existing(ctx, path).export_jsonl(
+                written, _prefix(namespace), with_vectors=vectors
+            )
             sys.stdout.flush()
             with written.open("rb") as lines:  # UTF-8 as the file is, whatever the locale
                 shutil.copyfileobj(lines, sys.stdout.buffer)
@@ -658,7 +670,7 @@ def export_items(
         raise InvalidArgumentError(
             f"FILE {file} exists; give --force to replace it, or name another file"
         )
-    count = _existing(ctx, path).export_jsonl(file, _prefix(namespace))
+    count = _existing(ctx, path).export_jsonl(file, _prefix(namespace), with_vectors=vectors)
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
 
@@ -671,7 +683,11 @@ def import_items(
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Import memories from JSON Lines (a bad file changes nothing)."""
+    """Import memories from JSON Lines (a bad file changes nothing).
+
+    Embeddings exported with --vectors are used when they are this store's embedder's; other
+    memories are embedded.
+    """
     count = _open(ctx, path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 

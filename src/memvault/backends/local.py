@@ -88,6 +88,7 @@ class LocalBackend(Backend):
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
     supports_compare_and_set = True
+    returns_embeddings = True
 
     def __init__(
         self,
@@ -314,6 +315,10 @@ class LocalBackend(Backend):
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
         return self.records.get(ids)
+
+    def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
+        """The unit embedding of each id from the record file, ``None`` where absent."""
+        return list(self.records.vectors(ids))
 
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0

@@ -4,24 +4,9 @@ checked once, at the first embedding, just before a query's or a write's own."""
 
 from memvault import HashingEmbedder, MemoryStore
 from memvault.store import FINGERPRINT_PROBE
+from tests.core.embedders import CountingEmbedder
 
 NS = ("users", "alice")
-
-
-class CountingEmbedder(HashingEmbedder):
-    """The hashing embedder, keeping each call's texts."""
-
-    def __init__(self) -> None:
-        super().__init__(64)
-        self.calls: list[list[str]] = []
-
-    def embed_documents(self, texts):
-        self.calls.append(list(texts))
-        return super().embed_documents(texts)
-
-    def embed_query(self, text):
-        self.calls.append([text])
-        return super().embed_query(text)
 
 
 def test_reads_embed_nothing_and_the_first_query_checks_the_fingerprint(tmp_path):
