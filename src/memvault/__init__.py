@@ -16,39 +16,40 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memvault.agent import (
-    AgentMemory,
-    MemoryChange,
-    MemoryScope,
-    amemory_context,
-    memory_context,
-)
-from memvault.backends.chroma import ChromaBackend
-from memvault.backends.chroma_server import ChromaServerBackend
-from memvault.backends.memory import InMemoryBackend
-from memvault.backends.postgres import PostgresBackend  # psycopg is imported when one is made
-from memvault.config import MemoryConfig
-from memvault.context import format_memories
-from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder
-from memvault.errors import (
-    BackendUnavailableError,
-    ConflictError,
-    EmbedderMismatchError,
-    InvalidArgumentError,
-    MemvaultError,
-    MemvaultWarning,
-    StoreBusyError,
-)
-from memvault.extraction import FactExtractor
-from memvault.items import MemoryItem
-from memvault.minilm import MiniLMEmbedder
-from memvault.model import HistoryEntry, Namespace
-from memvault.namespace import resolve_namespace
-from memvault.reconcile import Reconciler
-from memvault.statements import memory_key
-from memvault.store import MemoryStore
+if TYPE_CHECKING:
+    from memvault.agent import (
+        AgentMemory,
+        MemoryChange,
+        MemoryScope,
+        amemory_context,
+        memory_context,
+    )
+    from memvault.backends.chroma import ChromaBackend
+    from memvault.backends.chroma_server import ChromaServerBackend
+    from memvault.backends.memory import InMemoryBackend
+    from memvault.backends.postgres import PostgresBackend
+    from memvault.config import MemoryConfig
+    from memvault.context import format_memories
+    from memvault.embedding import Embedder, FunctionEmbedder, HashingEmbedder
+    from memvault.errors import (
+        BackendUnavailableError,
+        ConflictError,
+        EmbedderMismatchError,
+        InvalidArgumentError,
+        MemvaultError,
+        MemvaultWarning,
+        StoreBusyError,
+    )
+    from memvault.extraction import FactExtractor
+    from memvault.items import MemoryItem
+    from memvault.minilm import MiniLMEmbedder
+    from memvault.model import HistoryEntry, Namespace
+    from memvault.namespace import resolve_namespace
+    from memvault.reconcile import Reconciler
+    from memvault.statements import memory_key
+    from memvault.store import MemoryStore
 
 __all__ = [
     # the store
@@ -123,12 +124,59 @@ _MOVED = {
 _HOME = {name: module for module, names in _MOVED.items() for name in names}
 
 
+_PUBLIC = {
+    "memvault.agent": (
+        "AgentMemory",
+        "MemoryChange",
+        "MemoryScope",
+        "amemory_context",
+        "memory_context",
+    ),
+    "memvault.backends.chroma": ("ChromaBackend",),
+    "memvault.backends.chroma_server": ("ChromaServerBackend",),
+    "memvault.backends.memory": ("InMemoryBackend",),
+    "memvault.backends.postgres": ("PostgresBackend",),
+    "memvault.config": ("MemoryConfig",),
+    "memvault.context": ("format_memories",),
+    "memvault.embedding": ("Embedder", "FunctionEmbedder", "HashingEmbedder"),
+    "memvault.errors": (
+        "BackendUnavailableError",
+        "ConflictError",
+        "EmbedderMismatchError",
+        "InvalidArgumentError",
+        "MemvaultError",
+        "MemvaultWarning",
+        "StoreBusyError",
+    ),
+    "memvault.extraction": ("FactExtractor",),
+    "memvault.items": ("MemoryItem",),
+    "memvault.minilm": ("MiniLMEmbedder",),
+    "memvault.model": ("HistoryEntry", "Namespace"),
+    "memvault.namespace": ("resolve_namespace",),
+    "memvault.reconcile": ("Reconciler",),
+    "memvault.statements": ("memory_key",),
+    "memvault.store": ("MemoryStore",),
+}
+"""The module of each name in :data:`__all__` (imported as the ``TYPE_CHECKING`` block says)."""
+_SOURCE = {name: module for module, names in _PUBLIC.items() for name in names}
+
+
 def __getattr__(name: str) -> Any:
-    """A name this package exported before 0.2, from its module, with a deprecation warning.
+    """A name of :data:`__all__` or one this package exported before 0.2, from its module.
+
+    A name of :data:`__all__` is imported at first use and kept; an older name comes with a
+    deprecation warning naming its module. Importing ``memvault`` imports none of its
+    modules, so a program (the ``memvault`` command line, ``memvault --version``) loads only
+    what it uses.
 
     Raises:
         AttributeError: For any other name.
     """
+    public = _SOURCE.get(name)
+    if public is not None:
+        value = getattr(importlib.import_module(public), name)
+        globals()[name] = value  # found directly from now on
+        return value
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module 'memvault' has no attribute {name!r}")
@@ -138,3 +186,8 @@ def __getattr__(name: str) -> Any:
         stacklevel=2,
     )
     return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The module's names with :data:`__all__`, which are imported at first use."""
+    return sorted({*globals(), *__all__})

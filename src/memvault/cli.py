@@ -34,23 +34,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import track
 from typer.core import TyperGroup
 
-from memvault.backends.postgres import PostgresBackend
+from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
-from memvault.conversations import load_conversation, source_id
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.forgetting import unquote_neighbours
-from memvault.items import MAX_TTL, SCORE_SCALES, MemoryItem, validate_items
 from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
-from memvault.store import DEFAULT_SEARCH_MODE, MAX_COUNT, MemoryStore
+
+if TYPE_CHECKING:
+    from memvault.items import MemoryItem
+    from memvault.store import MemoryStore
+
+# What a command needs to run (the store, the model, Chroma, numpy, pydantic) is imported in
+# the command that runs, so that `memvault --version` and `--help` start at once.
 
 # typer re-exports click's BadParameter (from its own copy of click in recent releases); its
 # bases are click's UsageError (exit status 2) and ClickException (every error click reports).
@@ -250,6 +252,8 @@ DEFAULT_MODE = ModeChoice(DEFAULT_SEARCH_MODE)
 
 def _seconds(value: float | None) -> float | None:
     """Check a number of seconds given on the command line: positive and below MAX_TTL."""
+    from memvault.items import MAX_TTL
+
     if value is not None and not 0 < value < MAX_TTL:  # also refuses nan and inf
         raise typer.BadParameter(
             f"must be a positive number of seconds below {MAX_TTL:.0e}, got {value}"
@@ -298,6 +302,9 @@ def _postgres(
                 "give a store folder (--path, $MEMVAULT_PATH) or a database (--dsn, "
                 "$MEMVAULT_DSN), not both"
             )
+    from memvault.backends.postgres.backend import PostgresBackend
+    from memvault.store import MemoryStore
+
     backend = PostgresBackend(dsn, schema=schema, create=create)
     return _kept(ctx, MemoryStore(backend=backend, **options))
 
@@ -310,6 +317,8 @@ def _kept(ctx: typer.Context, store: MemoryStore) -> MemoryStore:
 
 def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
     """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
+    from memvault.store import MemoryStore
+
     on_postgres = _postgres(ctx, path, **options)
     if on_postgres is not None:
         return on_postgres
@@ -319,6 +328,7 @@ def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
 def _existing(ctx: typer.Context, path: Path | None) -> MemoryStore:
     """Open the store for a command that only reads or removes: a mistyped --path is an error."""
     from memvault.backends.chroma import ChromaBackend, default_path
+    from memvault.store import MemoryStore
 
     on_postgres = _postgres(ctx, path, create=False)  # a mistyped --schema is an error too
     if on_postgres is not None:
@@ -444,9 +454,15 @@ def ingest(
     """Store every turn of a conversation as a memory.
 
     Speaker, turn id and date become metadata. Keys are '<file name>-<hash of the file's
-    full path>:<turn id>': ingesting the same file again updates its turns, and a file of the
-    same name in another folder gets its own keys.
+    full path>:<turn id>': ingesting the same file again updates the turns that changed and
+    leaves the others as they are (nothing embedded), and a file of the same name in another
+    folder gets its own keys.
     """
+    from rich.progress import track
+
+    from memvault.conversations import load_conversation, source_id
+    from memvault.items import validate_items
+
     target = parse_namespace_path(namespace)
     # Every turn (key, value and timestamp) is checked before the store is touched, so a bad
     # later turn writes nothing.
@@ -520,6 +536,8 @@ def search(
     _print_items(found, as_json)
     kind = found[0].score_type if found else None
     if kind is not None and not as_json:  # JSON says it in each item's score_type
+        from memvault.items import SCORE_SCALES
+
         err.print(f"score: {kind}, {SCORE_SCALES[kind]}")
 
 
@@ -587,6 +605,8 @@ def forget(
     The memory must be in exactly that namespace, not below it. Its text is also taken out of
     the contexts of the memories beside it; its history is kept.
     """
+    from memvault.forgetting import unquote_neighbours
+
     store, where = _existing(ctx, path), parse_namespace_path(namespace)
     item = store.get(where, key)
     if item is None:
@@ -650,19 +670,30 @@ def export_items(
     ],
     namespace: PrefixOption = "",
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    vectors: Annotated[
+        bool,
+        typer.Option(
+            "--vectors",
+            help="Also write each memory's embedding and the embedder's fingerprint: an "
+            "import into a store of the same embedder embeds nothing.",
+        ),
+    ] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
     """Export memories to JSON Lines, in FILE or on stdout (-).
 
-    Each line holds one memory: text, metadata, namespace, times and expiry; then the history
-    of each key. A FILE that exists is replaced only with --force. With -, the file goes to
-    stdout and what was exported is said on stderr.
+    Each line holds one memory: text, metadata, namespace, times and expiry (with --vectors,
+    its embedding, after a first line naming the embedder); then the history of each key. A
+    FILE that exists is replaced only with --force. With -, the file goes to stdout and what
+    was exported is said on stderr.
     """
     if str(file) == "-":
         with tempfile.TemporaryDirectory() as folder:
             written = Path(folder) / "export.jsonl"
-            count = _existing(ctx, path).export_jsonl(written, _prefix(namespace))
+            count = _existing(ctx, path).export_jsonl(
+                written, _prefix(namespace), with_vectors=vectors
+            )
             sys.stdout.flush()
             with written.open("rb") as lines:  # UTF-8 as the file is, whatever the locale
                 shutil.copyfileobj(lines, sys.stdout.buffer)
@@ -673,7 +704,7 @@ def export_items(
         raise InvalidArgumentError(
             f"FILE {file} exists; give --force to replace it, or name another file"
         )
-    count = _existing(ctx, path).export_jsonl(file, _prefix(namespace))
+    count = _existing(ctx, path).export_jsonl(file, _prefix(namespace), with_vectors=vectors)
     _done({"exported": count, "file": str(file)}, as_json, f"exported {count} memories to {file}")
 
 
@@ -686,7 +717,11 @@ def import_items(
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Import memories from JSON Lines (a bad file changes nothing)."""
+    """Import memories from JSON Lines (a bad file changes nothing).
+
+    Embeddings exported with --vectors are used when they are this store's embedder's; other
+    memories are embedded.
+    """
     count = _open(ctx, path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 

@@ -10,9 +10,11 @@ this module holds the rules every backend shares: which entries a write makes
 :class:`~memvault.model.Change`), and how an exported entry is read back (:func:`read_entry`).
 
 The events, per key, follow one life cycle: ``add`` (nothing live was there), then any number
-of ``update`` or ``merge`` (a live version was replaced), then ``delete`` (removed while live)
-or ``expire`` (removed, or replaced, after its TTL ran out; ``at`` is then when it expired),
-then perhaps ``add`` again.
+of ``update`` or ``merge`` (a live version was replaced by another value), then ``delete``
+(removed while live) or ``expire`` (removed, or replaced, after its TTL ran out; ``at`` is then
+when it expired), then perhaps ``add`` again. The history records values: a write that
+replaces a live version with the same value (it moves ``updated_at`` or the expiry only, or
+changes nothing) records no entry.
 """
 
 from __future__ import annotations
@@ -124,8 +126,9 @@ def entries_of_upsert(
 
     Per record, its own entries are ``"expire"`` first if the version it replaces had expired
     at ``now``; then ``"add"`` if no version live at ``now`` was replaced, else ``"update"``
-    (``"merge"`` with ``change.merge``). A record whose key's history, once the imported
-    entries are in, ends with its value (an add, update or merge to it) gets none.
+    (``"merge"`` with ``change.merge``). A record that replaces a live version of the same
+    value gets none, nor does one whose key's history, once the imported entries are in, ends
+    with its value (an add, update or merge to it).
 
     Args:
         records: The records written.
@@ -146,6 +149,8 @@ def entries_of_upsert(
     for record, old in zip(records, previous):
         latest = last.get((record.namespace, record.key))
         if latest is not None and latest.after == record.value:
+            continue
+        if old is not None and old.live(now) and old.value == record.value:
             continue
         if old is not None and not old.live(now):
             made.append(_gone(old, now=now, source=change.source))

@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "HISTORY_EVENTS",
@@ -63,9 +64,11 @@ Ranked = list[tuple[str, float]]
 """A ranking: ``(record id, score)`` pairs, best first."""
 Found = list[tuple["Record", float]]
 """A ranking with its records: ``(record, score)`` pairs, best first."""
-Vector = Sequence[float] | np.ndarray
+# numpy is named, not imported: the model is imported by the command line's start, which needs
+# no numpy (``memvault --version``)
+Vector = Union[Sequence[float], "np.ndarray"]  # noqa: UP007 - a string needs Union
 """One embedding, shape ``(dim,)``: floats or a 1-D array."""
-Vectors = Sequence[Vector] | np.ndarray
+Vectors = Union[Sequence[Vector], "np.ndarray"]  # noqa: UP007
 """Embeddings, shape ``(n, dim)``: a sequence of vectors or a 2-D array."""
 
 
@@ -144,6 +147,8 @@ def unit_vectors(embeddings: Vectors) -> np.ndarray:
     Returns:
         Shape ``(n, dim)``; an all-zero row stays zero.
     """
+    import numpy as np
+
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(matrix), -1)
     return matrix / np.clip(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12, None)

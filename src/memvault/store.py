@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -52,6 +52,7 @@ from memvault.model import (
     Record,
     SearchMode,
     SearchRequest,
+    Vector,
     record_id,
 )
 from memvault.namespace import validate_key, validate_namespace
@@ -77,6 +78,9 @@ FINGERPRINT_MIN_COSINE = 0.999
 one; far above what two different models give, far below float noise between runs."""
 
 
+_EMBEDDINGS_CHUNK = 500
+"""Ids an export reads the embeddings of at a time."""
+
 _SCORE_TYPES: dict[SearchMode, ScoreType] = {
     "hybrid": "hybrid",
     "dense": "cosine",
@@ -100,6 +104,25 @@ class StoreStats:
     memories: int
     namespaces: dict[Namespace, int]
     info: dict[str, Any]
+
+
+def _cosine(left: Any, right: Any) -> float:
+    """The cosine similarity of two vectors (``0.0`` if one is all zeros)."""
+    a, b = np.asarray(left, dtype=np.float64), np.asarray(right, dtype=np.float64)
+    return float(np.dot(a, b)) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-12)
+
+
+def _same_version(stored: Record, new: Record) -> bool:
+    """Whether writing ``new`` over ``stored`` would change nothing a reader sees.
+
+    The same value, ``updated_at`` and ``expires_at`` (``created_at`` of a live version is
+    kept by every write).
+    """
+    return (stored.value, stored.updated_at, stored.expires_at) == (
+        new.value,
+        new.updated_at,
+        new.expires_at,
+    )
 
 
 def _merging(event: Any) -> bool:
@@ -127,7 +150,10 @@ class MemoryStore:
     one folder; each sees the others' writes once they return. A write is all or nothing.
 
     The store records its embedder's name, dimension and fingerprint (the embedding of
-    :data:`FINGERPRINT_PROBE`) and refuses to reopen with an embedder whose output differs.
+    :data:`FINGERPRINT_PROBE`) and refuses an embedder whose name or dimension differs when it
+    opens, and one whose output differs at its first embedding (a write or a query), before
+    anything is written: opening a store to read (get, list, history, export, a lexical
+    search) never loads the model.
 
     Args:
         path: Folder of the default backend; defaults to ``$MEMVAULT_PATH``, else the per-user
@@ -148,8 +174,8 @@ class MemoryStore:
             ``updated_at`` and expiry follow it (tests pass a fake one).
 
     Raises:
-        EmbedderMismatchError: If the store was written with an embedder of another name,
-            dimension or output.
+        EmbedderMismatchError: If the store was written with an embedder of another name or
+            dimension (of another output: raised by the first write or query that embeds).
         EmbedderError: If the embedder fails or returns vectors of the wrong shape.
         InvalidArgumentError: On a bad ``ttl``, ``search_mode``, both ``path`` and
             ``backend``, a ``backend`` that is a string or a path, or an unknown embedder.
@@ -241,49 +267,63 @@ class MemoryStore:
     def _record_or_check_embedder(self) -> None:
         """Record the embedder (name, dim, fingerprint) in a new store, else check it.
 
-        A store recorded before fingerprints were kept gets this embedder's.
+        Name and dim are checked here; the recorded fingerprint at the first embedding
+        (:meth:`_check_fingerprint`), so that opening a store to read loads no model. A store
+        recorded before fingerprints were kept gets this embedder's.
 
         Raises:
-            EmbedderMismatchError: If the recorded name, dim or fingerprint differs.
+            EmbedderMismatchError: If the recorded name or dim differs.
         """
-        probe = self._embed([FINGERPRINT_PROBE])[0]
-        wanted = {
-            "embedder": self.embedder.name,
-            "dim": int(self.embedder.dim),
-            "fingerprint": [round(float(x), 5) for x in probe],
-        }
+        name, dim = self.embedder.name, int(self.embedder.dim)
         recorded = self.backend.get_info()
-        if recorded is None:
-            self.backend.set_info(wanted)
-            return
-        if (recorded.get("embedder"), recorded.get("dim")) != (wanted["embedder"], wanted["dim"]):
+        if recorded is not None and (recorded.get("embedder"), recorded.get("dim")) != (name, dim):
             raise EmbedderMismatchError(
                 f"this store was written with embedder {recorded.get('embedder')!r} "
-                f"(dim {recorded.get('dim')}), but {wanted['embedder']!r} (dim {wanted['dim']}) "
+                f"(dim {recorded.get('dim')}), but {name!r} (dim {dim}) "
                 "was given; open it with the same embedder, or export it and import into a new "
                 "store to re-embed"
             )
-        fingerprint = recorded.get("fingerprint")
-        if fingerprint is None:  # written before fingerprints were recorded
-            self.backend.set_info(wanted)
+        fingerprint = None if recorded is None else recorded.get("fingerprint")
+        if fingerprint is None:  # a new store, or one written before fingerprints were kept
+            probe = self._embedded([FINGERPRINT_PROBE])[0]
+            self.backend.set_info(
+                {"embedder": name, "dim": dim, "fingerprint": [round(float(x), 5) for x in probe]}
+            )
+        self._unchecked_fingerprint: list[float] | None = fingerprint
+
+    def _check_fingerprint(self) -> None:
+        """Compare the recorded fingerprint with this embedder's, once, before it embeds.
+
+        Raises:
+            EmbedderMismatchError: If the embedder's probe embedding is not the recorded one
+                (cosine similarity below :data:`FINGERPRINT_MIN_COSINE`); nothing was written.
+        """
+        fingerprint = self._unchecked_fingerprint
+        if fingerprint is None:
             return
-        recorded_probe = np.asarray(fingerprint, dtype=np.float64)
-        norms = float(np.linalg.norm(recorded_probe) * np.linalg.norm(probe))
-        similarity = float(np.dot(recorded_probe, probe)) / max(norms, 1e-12)
+        probe = self._embedded([FINGERPRINT_PROBE])[0]
+        similarity = _cosine(fingerprint, probe)
         if not similarity >= FINGERPRINT_MIN_COSINE:
             raise EmbedderMismatchError(
-                f"the embedder given ({wanted['embedder']!r}) embeds differently from the one "
+                f"the embedder given ({self.embedder.name!r}) embeds differently from the one "
                 f"this store was written with, though the names agree (probe cosine similarity "
                 f"{similarity:.3f} < {FINGERPRINT_MIN_COSINE}); open it with the same model, or "
                 "give your embedder a name of its own and import an export into a new store"
             )
+        self._unchecked_fingerprint = None
 
     def _embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts as rows of shape ``(len(texts), dim)``, checked, the fingerprint first."""
+        self._check_fingerprint()
+        return self._embedded(texts)
+
+    def _embedded(self, texts: list[str]) -> np.ndarray:
         """Embed texts as rows of shape ``(len(texts), dim)``, checked."""
         return self._checked(self._call(self.embedder.embed_documents, texts), len(texts))
 
     def _embed_query(self, query: str) -> np.ndarray:
-        """Embed a query as shape ``(dim,)``, checked."""
+        """Embed a query as shape ``(dim,)``, checked, the fingerprint first."""
+        self._check_fingerprint()
         return self._checked([self._call(self.embedder.embed_query, query)], 1)[0]
 
     def _call(self, method: Callable[[Any], Any], argument: Any) -> Any:
@@ -359,6 +399,8 @@ class MemoryStore:
                 ``if_updated_at`` on a backend without compare-and-set); nothing is written.
             ConflictError: If ``if_updated_at`` is not what is stored; nothing is written.
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         expected = None if if_updated_at is NOT_GIVEN else {key: if_updated_at}
         return self.put_many(
@@ -387,6 +429,15 @@ class MemoryStore:
         All or nothing: every input is checked and embedded before anything is written, and
         the write (history included) is one transaction, whatever the number of items.
 
+        An item written again as it is stored (the same value, and with ``timestamp`` and
+        ``ttl`` the same ``updated_at`` and expiry, as a conversation ingested again gives
+        it) is left as it is: nothing is embedded or written and its history gets no entry.
+        Written again with a new time or expiry, it moves them (as LangGraph's stores do on
+        every put, refreshing a TTL) and its history still gets no entry (the history
+        records changes of value). A text the store holds already is not embedded again
+        where the backend reads embeddings back
+        (:attr:`~memvault.backends.base.Backend.returns_embeddings`).
+
         Args:
             namespace: E.g. ``("users", "alice")``.
             items: ``(key, value)`` pairs, values as in :meth:`put`, each key at most once.
@@ -412,6 +463,8 @@ class MemoryStore:
             ConflictError: If an item's stored ``updated_at`` is not the one given; nothing
                 is written.
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         namespace = validate_namespace(namespace)
         expires_in = self.ttl if ttl is NOT_GIVEN else validate_ttl(ttl)
@@ -477,10 +530,84 @@ class MemoryStore:
                 f"{type(self.backend).__name__} declares supports_compare_and_set = False"
             )
 
-    def _write(self, records: list[Record], now: float, change: Change) -> list[Record]:
-        """Embed records and write them with their history in one backend write."""
-        vectors: Any = self._embed([indexed_text(r.value) for r in records]) if records else []
-        return self.backend.upsert(records, vectors, now=now, change=change)
+    def _write(
+        self,
+        records: list[Record],
+        now: float,
+        change: Change,
+        carried: Sequence[Vector | None] | None = None,
+    ) -> list[Record]:
+        """Write records with their history in one backend write, embedding what must be.
+
+        A record the store holds already as it is (live, with the same value, ``updated_at``
+        and ``expires_at``) is not written again: nothing is embedded or written for it and
+        its history gets no entry, unless ``change.expected`` names it (the backend checks
+        it in the write). A record whose indexed text is the stored version's keeps the
+        stored embedding where the backend reads embeddings back
+        (:attr:`~memvault.backends.base.Backend.returns_embeddings`); the others are embedded
+        in one call.
+
+        Args:
+            records: What to write.
+            now: Unix seconds of the write.
+            change: Its source, kind and conditions.
+            carried: Per record, an embedding of this store's embedder to write with it
+                (an import's), or ``None`` to embed (or keep) as above.
+
+        Returns:
+            The stored version of each record, in order.
+        """
+        backend = self.backend
+        stored = backend.get([r.id for r in records])
+        named = {item_id for item_id, _ in change.expected}
+        kept = [
+            old is not None and old.id not in named and old.live(now) and _same_version(old, new)
+            for old, new in zip(stored, records)
+        ]
+        given = [None] * len(records) if carried is None else carried
+        writing = [
+            (new, old, vector)
+            for new, old, vector, same in zip(records, stored, given, kept)
+            if not same
+        ]
+        written: list[Record] = []
+        if writing or change.imported_history:
+            vectors = self._vectors(writing)
+            written = backend.upsert([w[0] for w in writing], vectors, now=now, change=change)
+        fresh = iter(written)
+        return [old if same and old is not None else next(fresh) for old, same in zip(stored, kept)]
+
+    def _vectors(self, writing: list[tuple[Record, Record | None, Vector | None]]) -> np.ndarray:
+        """The embeddings of records to write, shape ``(len(writing), dim)``.
+
+        Args:
+            writing: Each record with the version it replaces (``None`` where none) and the
+                embedding it comes with (``None`` where none): one of the same indexed text
+                as the version it replaces keeps the stored embedding, where the backend
+                reads embeddings back; the rest are embedded in one call.
+        """
+        texts = [indexed_text(new.value) for new, _, _ in writing]
+        vectors: dict[int, Any] = {
+            index: given for index, (_, _, given) in enumerate(writing) if given is not None
+        }
+        same_text = [
+            index
+            for index, (_, old, _) in enumerate(writing)
+            if index not in vectors
+            and self.backend.returns_embeddings
+            and old is not None
+            and indexed_text(old.value) == texts[index]
+        ]
+        if same_text:
+            kept = self.backend.embeddings([writing[index][0].id for index in same_text])
+            vectors.update((i, v) for i, v in zip(same_text, kept) if v is not None)
+        missing = [index for index in range(len(writing)) if index not in vectors]
+        if missing:
+            vectors.update(zip(missing, self._embed([texts[index] for index in missing])))
+        matrix = np.zeros((len(writing), int(self.embedder.dim)), dtype=np.float32)
+        for index, vector in vectors.items():
+            matrix[index] = vector
+        return matrix
 
     def delete(
         self,
@@ -604,6 +731,8 @@ class MemoryStore:
         Raises:
             InvalidNamespaceError, InvalidFilterError, InvalidArgumentError: On bad input, or
                 a mode the backend does not serve.
+            EmbedderMismatchError: If a query is embedded and the embedder's output is not
+                the one the store was written with (see :class:`MemoryStore`).
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
         clauses = normalize_filter(filter)
@@ -750,7 +879,14 @@ class MemoryStore:
             self.backend.delete(doomed, now=now, source="cleanup")
         return len(doomed)
 
-    def export_jsonl(self, path: str | Path, /, namespace_prefix: Namespace = ()) -> int:
+    def export_jsonl(
+        self,
+        path: str | Path,
+        /,
+        namespace_prefix: Namespace = (),
+        *,
+        with_vectors: bool = False,
+    ) -> int:
         """Write live items and the history of every key to a JSON Lines file.
 
         One :class:`MemoryItem` (without score) a line, sorted by namespace and key; then one
@@ -760,25 +896,58 @@ class MemoryStore:
         Args:
             path: File to write (replaced if it exists).
             namespace_prefix: Only items and history at or below this namespace.
+            with_vectors: Also write each item's stored embedding, after a first line naming
+                the store's embedder (name, dim and fingerprint, as the store records them),
+                so that :meth:`import_jsonl` into a store of the same embedder embeds nothing.
+                About 5 kB more a memory at 384 dimensions.
 
         Returns:
             How many items were written.
 
         Raises:
-            InvalidArgumentError: If ``path`` cannot be written (a missing folder, a folder).
+            InvalidArgumentError: If ``path`` cannot be written (a missing folder, a folder),
+                or ``with_vectors`` is asked of a backend that does not read embeddings back
+                (:attr:`~memvault.backends.base.Backend.returns_embeddings`).
         """
         prefix = validate_namespace(namespace_prefix, allow_empty=True)
-        records = sorted(self.backend.scan(prefix, now=self._clock()), key=lambda r: r.id)
-        return write_jsonl(records, path, self.backend.history_under(prefix))
+        backend = self.backend
+        if with_vectors and not backend.returns_embeddings:
+            raise InvalidArgumentError(
+                f"with_vectors needs a backend that reads its embeddings back; "
+                f"{type(backend).__name__} declares returns_embeddings = False: export "
+                "without vectors (an import embeds the texts again)"
+            )
+        records = sorted(backend.scan(prefix, now=self._clock()), key=lambda r: r.id)
+        if not with_vectors:
+            return write_jsonl(records, path, backend.history_under(prefix))
+        return write_jsonl(
+            records,
+            path,
+            backend.history_under(prefix),
+            vectors=self._stored_embeddings(records),
+            embedder=backend.get_info(),
+        )
+
+    def _stored_embeddings(self, records: list[Record]) -> Iterator[Vector | None]:
+        """The stored embedding of each record, in order, read a chunk of ids at a time."""
+        for start in range(0, len(records), _EMBEDDINGS_CHUNK):
+            chunk = records[start : start + _EMBEDDINGS_CHUNK]
+            yield from self.backend.embeddings([r.id for r in chunk])
 
     def import_jsonl(self, path: str | Path, /) -> int:
         """Read items and history written by :meth:`export_jsonl`, keeping times and TTLs.
 
         All or nothing: every line is checked and embedded before one write. Texts are
-        embedded with this store's embedder; items already expired are skipped. History
-        entries are kept as they were (an entry already kept is not added twice); an item
-        that comes without history gets an ``"add"`` or ``"update"`` entry with source
-        ``"import"``. A file of items alone (an older export) imports as it did.
+        embedded with this store's embedder, unless the file carries vectors
+        (``export_jsonl(..., with_vectors=True)``) of the embedder this store records: the
+        same name and dimension, and a fingerprint within :data:`FINGERPRINT_MIN_COSINE`.
+        Then the carried vectors are written and nothing is embedded; vectors of another
+        embedder are left aside and the texts embedded again, as a file without vectors is
+        (how a store moves to another embedder). Items already expired are skipped, and
+        items stored already as they are left as they are. History entries are kept as they
+        were (an entry already kept is not added twice); an item that comes without history
+        gets an ``"add"`` or ``"update"`` entry with source ``"import"``. A file of items
+        alone (an older export) imports as it did.
 
         Args:
             path: The JSON Lines file.
@@ -790,14 +959,31 @@ class MemoryStore:
             ImportFormatError: If the file is missing or a line is not a valid item or history
                 entry (the message names the line).
             EmbedderError: If the embedder fails; nothing is written.
+            EmbedderMismatchError: If the embedder's output is not the one the store was
+                written with (see :class:`MemoryStore`); nothing is written.
         """
         now = self._clock()
         exported = read_jsonl(path)
-        records = [r for r in exported.records if r.live(now)]
+        live = [(r, v) for r, v in zip(exported.records, exported.vectors) if r.live(now)]
+        records = [record for record, _ in live]
+        carried = [vector for _, vector in live] if self._embeds_as(exported.embedder) else None
         change = Change(source="import", imported_history=tuple(exported.history))
         if records or change.imported_history:
-            self._write(records, now, change)
+            self._write(records, now, change, carried)
         return len(records)
+
+    def _embeds_as(self, embedder: dict[str, Any] | None) -> bool:
+        """Whether vectors of ``embedder`` (an export's embedder line) are this store's.
+
+        The same name and dimension as the store records, and fingerprints within
+        :data:`FINGERPRINT_MIN_COSINE`.
+        """
+        recorded = self.backend.get_info()
+        if embedder is None or recorded is None or recorded.get("fingerprint") is None:
+            return False
+        if (embedder["embedder"], embedder["dim"]) != (recorded["embedder"], recorded["dim"]):
+            return False
+        return _cosine(embedder["fingerprint"], recorded["fingerprint"]) >= FINGERPRINT_MIN_COSINE
 
     def close(self) -> None:
         """Release the backend's files and clients.

@@ -4,11 +4,18 @@ After the items come the history entries of the keys exported (deleted ones too)
 each a :meth:`HistoryEntry.to_json <memvault.HistoryEntry.to_json>` object with ``"kind":
 "history"`` (an item line has no ``kind``). A file of items alone (written before history was
 kept) reads as it did.
+
+An export with vectors starts with a line ``{"kind": "embedder", "embedder": name, "dim": n,
+"fingerprint": [...]}``, the exporting store's recorded embedder (see
+:class:`~memvault.MemoryStore`), and each item line carries its stored embedding as
+``"vector"`` (``dim`` floats, 9 significant digits: a float32 exactly). A reader that does
+not know vectors ignores them on the item lines, but not the embedder line.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +31,13 @@ from memvault.errors import (
 )
 from memvault.history import read_entry
 from memvault.items import MemoryItem, validate_value
-from memvault.model import HistoryEntry, Record
+from memvault.model import HistoryEntry, Record, Vector
 from memvault.namespace import validate_key, validate_namespace
 
 HISTORY_KIND = "history"
 """The ``kind`` of a history line of an export file."""
+EMBEDDER_KIND = "embedder"
+"""The ``kind`` of the line naming the embedder of the vectors an export file carries."""
 
 ITEM_LINE = (
     'an item line is a JSON object with "namespace" (a list of strings), "key", "value" (an '
@@ -40,18 +49,41 @@ ITEM_LINE = (
 
 @dataclass(frozen=True)
 class Exported:
-    """What an export file holds: its records and history entries, in file order."""
+    """What an export file holds, in file order.
+
+    Attributes:
+        records: The items.
+        history: The history entries.
+        vectors: Per record, the embedding its line carries, or ``None``.
+        embedder: The embedder line (``embedder``, ``dim``, ``fingerprint``), or ``None``.
+    """
 
     records: list[Record]
     history: list[HistoryEntry]
+    vectors: list[list[float] | None]
+    embedder: dict[str, Any] | None
 
 
 def write_jsonl(
-    records: Iterable[Record], path: str | Path, history: Iterable[HistoryEntry] = ()
+    records: Iterable[Record],
+    path: str | Path,
+    history: Iterable[HistoryEntry] = (),
+    *,
+    vectors: Iterable[Vector | None] | None = None,
+    embedder: dict[str, Any] | None = None,
 ) -> int:
     """Write records, then history entries, to a JSON Lines file (replaced if it exists).
 
-    One item a line, then one history entry a line, each in the order given.
+    One item a line, then one history entry a line, each in the order given; with
+    ``vectors``, the embedder line first and each item with its vector.
+
+    Args:
+        records: The items.
+        path: The file.
+        history: The entries.
+        vectors: Per record, in order, its embedding, shape ``(dim,)`` (``None``: none).
+        embedder: With ``vectors``: the store's recorded embedder (``embedder``, ``dim``,
+            ``fingerprint``).
 
     Returns:
         How many item lines were written.
@@ -64,12 +96,18 @@ def write_jsonl(
             f"path must be a file path (str or pathlib.Path), got {type(path).__name__}"
         )
     count = 0
+    carried = None if vectors is None else iter(vectors)
     try:
         with open(path, "w", encoding="utf-8") as out:
+            if carried is not None:
+                out.write(json.dumps({"kind": EMBEDDER_KIND, **(embedder or {})}) + "\n")
             for record in records:
                 line = MemoryItem.from_record(record).model_dump(
                     mode="json", exclude={"score", "score_type"}
                 )
+                vector = None if carried is None else next(carried)
+                if vector is not None:  # None: deleted meanwhile, embedded again by an import
+                    line["vector"] = [float(f"{x:.9g}") for x in vector]
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
                 count += 1
             for entry in history:
@@ -86,12 +124,14 @@ def read_jsonl(path: str | Path) -> Exported:
     """Read and validate every line of a file written by :func:`write_jsonl`.
 
     Returns:
-        The records and the history entries, each in file order.
+        The records, the history entries and the vectors carried, each in file order, and
+        the embedder line.
 
     Raises:
         ImportFormatError: If the file cannot be read, a line is not a valid item (the
-            message names the line and the field), or two lines hold one ``(namespace, key)``
-            (an export never does; the message names both lines).
+            message names the line and the field), two lines hold one ``(namespace, key)``
+            (an export never does; the message names both lines), or a vector is not ``dim``
+            finite numbers of the embedder line, or comes without one.
     """
     if not isinstance(path, (str, Path)):
         raise ImportFormatError(
@@ -100,6 +140,8 @@ def read_jsonl(path: str | Path) -> Exported:
     records: dict[str, Record] = {}
     history: list[HistoryEntry] = []
     lines_of: dict[str, int] = {}
+    vectors: dict[str, list[float]] = {}
+    embedder: dict[str, Any] | None = None
     try:
         with open(path, encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
@@ -110,6 +152,10 @@ def read_jsonl(path: str | Path) -> Exported:
                     if entry is not None:
                         history.append(entry)
                         continue
+                    if embedder is None:
+                        embedder = _embedder_line(line, path, number)
+                        if embedder is not None:
+                            continue
                 try:
                     item = MemoryItem.model_validate_json(line)
                     record = Record(
@@ -136,20 +182,82 @@ def read_jsonl(path: str | Path) -> Exported:
                     )
                 records[record.id] = record
                 lines_of[record.id] = number
+                if '"vector"' in line:
+                    vector = _vector(json.loads(line).get("vector"), embedder, path, number)
+                    if vector is not None:
+                        vectors[record.id] = vector
     except UnicodeDecodeError:
         raise ImportFormatError(f"{path} is not UTF-8 text; export files are UTF-8") from None
     except OSError as error:
         raise ImportFormatError(f"cannot read {path}: {error.strerror}") from None
-    return Exported(list(records.values()), history)
+    return Exported(list(records.values()), history, [vectors.get(i) for i in records], embedder)
 
 
-def _history_line(line: str, path: str | Path, number: int) -> HistoryEntry | None:
-    """The history entry a line holds, or None if it is no history line (an item's)."""
+def _embedder_line(line: str, path: str | Path, number: int) -> dict[str, Any] | None:
+    """The embedder line's fields, or None if the line is no embedder line.
+
+    Raises:
+        ImportFormatError: If it is one, but its name, dim or fingerprint is wrong.
+    """
+    data = _line_of_kind(line, EMBEDDER_KIND)
+    if data is None:
+        return None
+    name, dim, fingerprint = data.get("embedder"), data.get("dim"), data.get("fingerprint")
+    if not isinstance(name, str) or type(dim) is not int or not _numbers(fingerprint, dim):
+        raise ImportFormatError(
+            f"{path}: line {number} is not a memvault embedder line: it needs embedder (a "
+            "name), dim (a positive integer) and fingerprint (dim finite numbers)"
+        )
+    return {"embedder": name, "dim": dim, "fingerprint": fingerprint}
+
+
+def _vector(
+    data: Any, embedder: dict[str, Any] | None, path: str | Path, number: int
+) -> list[float] | None:
+    """A carried vector, checked against the embedder line read before it; None for none.
+
+    Raises:
+        ImportFormatError: If it is not ``dim`` finite numbers, or no embedder line came first.
+    """
+    if data is None:
+        return None
+    if embedder is None:
+        raise ImportFormatError(
+            f"{path}: line {number} carries a vector, but no embedder line came before it (an "
+            "export with vectors starts with one); export again with vectors, or remove them"
+        )
+    if not _numbers(data, embedder["dim"]):
+        raise ImportFormatError(
+            f"{path}: line {number} has a vector that is not {embedder['dim']} finite numbers "
+            "(the dim of the embedder line)"
+        )
+    return [float(x) for x in data]
+
+
+def _line_of_kind(line: str, kind: str) -> dict[str, Any] | None:
+    """The JSON object of a line whose ``"kind"`` is ``kind``, or None for any other line."""
     try:
         data: Any = json.loads(line)
     except (ValueError, RecursionError):
         return None  # reported as the item line it is not
-    if not isinstance(data, dict) or data.get("kind") != HISTORY_KIND:
+    return data if isinstance(data, dict) and data.get("kind") == kind else None
+
+
+def _numbers(data: Any, dim: Any) -> bool:
+    """Whether ``data`` is a list of ``dim`` finite numbers (``dim`` a positive integer)."""
+    return (
+        type(dim) is int
+        and dim > 0
+        and isinstance(data, list)
+        and len(data) == dim
+        and all(type(x) in (int, float) and math.isfinite(x) for x in data)
+    )
+
+
+def _history_line(line: str, path: str | Path, number: int) -> HistoryEntry | None:
+    """The history entry a line holds, or None if it is no history line (an item's)."""
+    data = _line_of_kind(line, HISTORY_KIND)
+    if data is None:
         return None
     try:
         return read_entry(data)

@@ -91,10 +91,15 @@ class Backend(ABC):
             :meth:`delete` its ``expected`` atomically with its delete; the store's
             ``put(..., if_updated_at=...)`` and ``delete(..., if_updated_at=...)`` refuse a
             backend without it (and never hand it a condition). Default ``False``.
+        returns_embeddings: Whether :meth:`embeddings` reads the stored embeddings back.
+            The store then writes a text it holds already without embedding it again, and
+            exports embeddings (``export_jsonl(..., with_vectors=True)``); without it, it
+            embeds every text it writes and refuses to export embeddings. Default ``False``.
     """
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
     supports_compare_and_set: bool = False
+    returns_embeddings: bool = False
 
     @abstractmethod
     def upsert(
@@ -219,6 +224,24 @@ class Backend(ABC):
         """
         ranked = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
         return with_records(self, ranked)
+
+    def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
+        """The embedding stored with each record, ``None`` where absent; one per id given.
+
+        Only for backends that declare :attr:`returns_embeddings`; the default refuses.
+
+        Returns:
+            Per id, shape ``(dim,)``: the embedding written with the record, or a positive
+            multiple of it (a backend may keep it at unit length), so every cosine similarity
+            is the same.
+
+        Raises:
+            InvalidArgumentError: Where :attr:`returns_embeddings` is false.
+        """
+        raise InvalidArgumentError(
+            f"{type(self).__name__} does not read stored embeddings back "
+            "(returns_embeddings = False)"
+        )
 
     def lexical(
         self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
@@ -437,6 +460,19 @@ class VectorIndex(Protocol):
 
     def count(self) -> int:
         """How many records the index holds."""
+        ...
+
+    def files_stamp(self) -> str | None:
+        """The state of the index's files as they are now, read without opening the index.
+
+        It changes whenever the files are written, replaced or removed: while it is the one
+        recorded with :meth:`count` and :meth:`generation`, a local store takes those two from
+        its record file at open instead of starting the index to read them.
+
+        Returns:
+            A string to compare for equality; ``None`` where the index cannot tell (no files
+            of its own, or they are missing): the index is then checked at every open.
+        """
         ...
 
     def discard(self) -> str | None:

@@ -110,6 +110,19 @@ def _chroma_calls(method: Callable[..., T]) -> Callable[..., T]:
     return translated
 
 
+def _chroma_entries(folder: Path) -> list[Path]:
+    """Chroma's own files in a store folder, sorted.
+
+    ``chroma.sqlite3`` with any journal of it, and a folder per segment (the HNSW index).
+    """
+    return [
+        entry
+        for entry in sorted(folder.iterdir())
+        if entry.name.startswith("chroma.sqlite3")
+        or (entry.is_dir() and _SEGMENT.fullmatch(entry.name))
+    ]
+
+
 def _settings() -> Any:
     from chromadb.config import Settings
 
@@ -226,17 +239,21 @@ class _Folder:
         self.loaded.clear()
         aside = self.folder / f"chroma.damaged-{time.strftime('%Y%m%dT%H%M%S')}"
         aside.mkdir(exist_ok=True)
-        for entry in self.folder.iterdir():
-            if entry.name.startswith("chroma.sqlite3") or (
-                entry.is_dir() and _SEGMENT.fullmatch(entry.name)
-            ):
-                os.replace(entry, aside / entry.name)
+        for entry in _chroma_entries(self.folder):
+            os.replace(entry, aside / entry.name)
         return aside
 
     def reload(self) -> None:
-        """Reopen the client, so that it reads what other processes wrote (hold the lock)."""
+        """Reopen the client, so that it reads what other processes wrote (hold the lock).
+
+        A client not opened yet (a store that opened without starting its index) reads
+        what is on disk when it opens.
+        """
         import chromadb
 
+        if self.client is None:
+            self.loaded.clear()
+            return
         with chroma_errors(f"the store folder {self.folder}"):
             self.client.close()
             self.client = chromadb.PersistentClient(path=str(self.folder), settings=_settings())
@@ -445,6 +462,33 @@ class ChromaIndex:
     def count(self) -> int:
         """How many records the collection holds."""
         return int(self._current().count())
+
+    def files_stamp(self) -> str | None:
+        """Device, inode, size and change times of each of Chroma's files in the folder.
+
+        Chroma keeps each collection's metadata (``mv.generation``) and record count in
+        ``chroma.sqlite3`` and its HNSW index in a folder per segment, and rewrites them as a
+        client opens; a file's change time (``st_ctime_ns``) cannot be set back, so a written
+        or replaced file shows. ``None`` with a client instead of a folder, or when
+        ``chroma.sqlite3`` is missing.
+        """
+        if self._folder is None:
+            return None
+        folder = self._folder.folder
+        if not (folder / "chroma.sqlite3").is_file():
+            return None
+        parts = []
+        try:
+            for entry in _chroma_entries(folder):
+                for path in sorted(entry.iterdir()) if entry.is_dir() else [entry]:
+                    stat = path.stat()
+                    parts.append(
+                        f"{path.relative_to(folder)} {stat.st_dev} {stat.st_ino} "
+                        f"{stat.st_size} {stat.st_mtime_ns} {stat.st_ctime_ns}"
+                    )
+        except FileNotFoundError:  # removed while listed (a journal): not a state to keep
+            return None
+        return "; ".join(parts)
 
     def records(self) -> Iterator[tuple[Record, list[float]]]:
         """Every record (from ``mv.record``) with its embedding, a page at a time."""

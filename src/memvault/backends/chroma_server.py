@@ -93,6 +93,7 @@ class ChromaServerBackend(Backend):
 
     search_modes: tuple[SearchMode, ...] = ("dense",)
     supports_compare_and_set = True
+    returns_embeddings = True
 
     def __init__(
         self,
@@ -213,7 +214,7 @@ class ChromaServerBackend(Backend):
         vectors = np.asarray(embeddings, dtype=np.float32).reshape(len(stored), -1)
         # One request is all or nothing on the server; a write of several batches keeps the
         # versions it replaces (embeddings too) to put back if a later batch fails.
-        undo = self._embeddings([r.id for r in stored]) if len(stored) > self.max_batch else None
+        undo = self.embeddings([r.id for r in stored]) if len(stored) > self.max_batch else None
         written = 0
         try:
             for start in range(0, len(stored), self.max_batch):
@@ -300,12 +301,14 @@ class ChromaServerBackend(Backend):
                 ids=[r.id for r in chunk], embeddings=vectors[: len(chunk)], metadatas=metadatas
             )
 
-    def _embeddings(self, ids: Sequence[str]) -> list[list[float] | None]:
+    def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
+        """The embedding of each id as the collection holds it, ``None`` where absent."""
         found: dict[str, list[float]] = {}
+        distinct = list(dict.fromkeys(ids))  # Chroma refuses an id given twice
         with self._translated():
-            for start in range(0, len(ids), self.max_batch):
+            for start in range(0, len(distinct), self.max_batch):
                 got = self.collection.get(
-                    ids=list(ids[start : start + self.max_batch]), include=["embeddings"]
+                    ids=distinct[start : start + self.max_batch], include=["embeddings"]
                 )
                 found.update(zip(got["ids"], (list(map(float, e)) for e in got["embeddings"])))
         return [found.get(i) for i in ids]
@@ -314,7 +317,7 @@ class ChromaServerBackend(Backend):
         self,
         written: Sequence[Record],
         previous: Sequence[Record | None],
-        embeddings: Sequence[list[float] | None],
+        embeddings: Sequence[Vector | None],
     ) -> None:
         """Put back what a failed multi-batch write replaced: delete new ids, rewrite old ones."""
         with self._translated():

@@ -88,6 +88,7 @@ class LocalBackend(Backend):
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
     supports_compare_and_set = True
+    returns_embeddings = True
 
     def __init__(
         self,
@@ -162,6 +163,7 @@ class LocalBackend(Backend):
         set aside; every record is queued for the index if the index lost records, cannot be
         opened (its files are moved aside first), or a write to it was cut off (a process
         killed during :meth:`drain`). Each repair is said in one :class:`MemvaultWarning`.
+        What the index holds is read from it, or remembered (:meth:`_index_readings`).
 
         Args:
             set_aside: What became of a damaged record file this one replaces, or None.
@@ -183,7 +185,7 @@ class LocalBackend(Backend):
             lost = "a write to it was cut off"
         else:
             try:
-                indexed = self.index.count()
+                indexed, generation = self._index_readings()
             except BackendError as error:
                 if records.path is None:
                     raise  # the index is all there is: nothing to fill a new one from
@@ -201,7 +203,6 @@ class LocalBackend(Backend):
                 stacklevel=4,
             )
             return
-        generation = self.index.generation()
         if not records.built() and indexed == 0:
             records.mark_built(generation)
             if set_aside is not None:
@@ -246,6 +247,33 @@ class LocalBackend(Backend):
             MemvaultWarning,
             stacklevel=4,
         )
+
+    def _index_readings(self) -> tuple[int, int]:
+        """How many records the index holds and its generation; call holding the index.
+
+        Read from the index, or, while its files are as they were when last read
+        (:meth:`VectorIndex.files_stamp <memvault.backends.base.VectorIndex.files_stamp>`),
+        as the record file remembers them (:meth:`_remember_index`): the same two numbers
+        without starting the index (Chroma's client takes seconds), so that a store opened to
+        read never starts it.
+        """
+        assert self.index is not None
+        remembered = self.records.index_stamp()
+        files = self.index.files_stamp()
+        if files is not None and remembered is not None and remembered["files"] == files:
+            return int(remembered["count"]), int(remembered["generation"])
+        indexed, generation = self.index.count(), self.index.generation()
+        self._remember_index(indexed, generation)
+        return indexed, generation
+
+    def _remember_index(self, indexed: int, generation: int) -> None:
+        """Remember what the index holds, with the state of its files (call holding it)."""
+        assert self.index is not None
+        files = self.index.files_stamp()  # after the reads: a client writes its files as it opens
+        if files is not None:
+            self.records.set_index_stamp(
+                {"files": files, "count": indexed, "generation": generation}
+            )
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -332,6 +360,8 @@ class LocalBackend(Backend):
                 applied += len(rows)
                 if len(rows) < DRAIN_BATCH:
                     break
+            if applied:
+                self._remember_index(self.index.count(), self.index.generation())
         return applied
 
     # -- reads ----------------------------------------------------------------------------
@@ -339,6 +369,10 @@ class LocalBackend(Backend):
     def get(self, ids: Sequence[str]) -> list[Record | None]:
         """Records by id (expired ones included), ``None`` where absent."""
         return self.records.get(ids)
+
+    def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
+        """The unit embedding of each id from the record file, ``None`` where absent."""
+        return list(self.records.vectors(ids))
 
     def recent(
         self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0

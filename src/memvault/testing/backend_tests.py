@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from memvault.backends.base import Backend
-from memvault.errors import ConflictError, StoreClosedError
+from memvault.errors import ConflictError, InvalidArgumentError, StoreClosedError
 from memvault.filters import normalize_filter
 from memvault.model import (
     Change,
@@ -28,6 +28,7 @@ from memvault.model import (
     Ranked,
     Record,
     SearchRequest,
+    Vector,
     record_id,
 )
 from memvault.testing.base import ContractBase
@@ -111,7 +112,7 @@ def _vector(backend_test: ContractBase, text: str, scale: float) -> list[float]:
     return [scale * x for x in backend_test.make_embedder().embed_query(text)]
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+def _cosine(a: Vector, b: Vector) -> float:
     left, right = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return float(left @ right / (np.linalg.norm(left) * np.linalg.norm(right)))
 
@@ -380,6 +381,33 @@ class BackendTests(ContractBase):
         backend.delete([dog.id, tea.id], now=T0 + 2, source="api", expected=((tea.id, T0),))
         assert backend.get([tea.id, dog.id]) == [None, None]
         assert [e.event for e in backend.history(("u",), "tea")] == ["add", "delete"]
+
+    def test_embeddings_are_those_written_with_the_records(self, backend: Backend) -> None:
+        """``embeddings`` reads back the embedding of each id's latest version (cosine 1).
+
+        ``None`` where absent, one per id given; a backend that does not declare
+        :attr:`~memvault.backends.Backend.returns_embeddings` refuses.
+        """
+        absent = record_id(("u",), "absent")
+        if not backend.returns_embeddings:
+            with pytest.raises(InvalidArgumentError, match="returns_embeddings"):
+                backend.embeddings([absent])
+            return
+        written = self._fill(backend)
+        ids = list(written)
+        got = backend.embeddings([absent, *ids, absent])
+        assert len(got) == len(ids) + 2 and got[0] is None and got[-1] is None
+        for item_id, vector in zip(ids, got[1:]):
+            assert vector is not None, item_id
+            assert _cosine(vector, written[item_id][1]) == pytest.approx(1.0, abs=1e-5), item_id
+        record, _ = written[ids[0]]
+        replaced = _vector(self, "another text", 3.0)
+        backend.upsert(
+            [replace(record, value={"text": "another text"})], [replaced], now=T0, change=API
+        )
+        (vector,) = backend.embeddings([ids[0]])
+        assert vector is not None and _cosine(vector, replaced) == pytest.approx(1.0, abs=1e-5)
+        assert backend.embeddings([]) == []
 
     def test_get_returns_expired_records_too(self, backend: Backend) -> None:
         """``get`` ignores expiry: the caller decides what an expired record means."""
@@ -796,7 +824,8 @@ class BackendTests(ContractBase):
 
         They are kept as they are. A key with imported entries gets none of its own; a key
         with no record (deleted) keeps its imported entries; importing the same entries again
-        adds nothing, while an entry repeated in one import is kept as often.
+        adds nothing, while an entry repeated in one import is kept as often; a key without
+        imported entries gets its ``"add"``, and nothing when its value is written again.
         """
         ns, vector = ("u",), _vector(self, "tea", 1.0)
         live = [
@@ -815,8 +844,8 @@ class BackendTests(ContractBase):
             backend.upsert([record, other], [vector, vector], now=NOW, change=imported)
             assert backend.history(ns, "k") == live
             assert backend.history(ns, "old") == gone
-        assert [e.event for e in backend.history(ns, "new")] == ["add", "update"]
-        assert {e.source for e in backend.history(ns, "new")} == {"import"}
+        # written twice with the same value: the second write is no change of value
+        assert [(e.event, e.source) for e in backend.history(ns, "new")] == [("add", "import")]
         again = Change("import", imported_history=tuple(gone))
         assert backend.upsert([], [], now=NOW, change=again) == []
         assert backend.history(ns, "old") == gone

@@ -580,6 +580,56 @@ class StoreTests(ContractBase):
         assert (entry.event, entry.source, entry.at) == ("add", "import", clock.now)
         assert fresh.history(ALICE, "gone") == []
 
+    def test_a_value_written_again_is_not_embedded_and_records_no_history(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """Writing an item again as it is stored embeds nothing and adds no history entry.
+
+        With the same ``timestamp`` it is left as it is; at a later time it moves
+        ``updated_at`` (and a TTL's expiry), keeping its embedding where the backend reads
+        embeddings back.
+        """
+        embedded = _texts_embedded(store)
+        said = clock.now - 100
+        store.put_many(ALICE, [("tea", {"text": "likes tea"})], timestamp=said)
+        first = store.get(ALICE, "tea")
+        embedded.clear()
+        store.put_many(ALICE, [("tea", {"text": "likes tea"})], timestamp=said)
+        assert store.get(ALICE, "tea") == first and embedded == []
+        clock.advance(5)
+        again = store.put(ALICE, "tea", {"text": "likes tea"}, ttl=60)
+        assert (again.updated_at, again.expires_at) == (clock.now, clock.now + 60)
+        assert embedded == ([] if store.backend.returns_embeddings else ["likes tea"])
+        assert [e.event for e in store.history(ALICE, "tea")] == ["add"]
+        assert store.search(ALICE, query="likes tea", mode="dense")[0].key == "tea"
+
+    def test_vectors_exported_import_without_embedding(
+        self, new_store: StoreFactory, tmp_path: Path
+    ) -> None:
+        """An export with vectors imports into a store of the same embedder without embedding.
+
+        Dense search scores alike after it; a backend that does not read embeddings back
+        refuses to export them (``export_jsonl(..., with_vectors=True)``).
+        """
+        source = new_store()
+        source.put_many(ALICE, [("tea", {"text": "likes tea"}), ("dog", {"text": "has a dog"})])
+        path = tmp_path / "vectors.jsonl"
+        if not source.backend.returns_embeddings:
+            with pytest.raises(InvalidArgumentError, match="returns_embeddings"):
+                source.export_jsonl(path, with_vectors=True)
+            return
+        assert source.export_jsonl(path, with_vectors=True) == 2
+        target = new_store()
+        embedded = _texts_embedded(target)
+        assert target.import_jsonl(path) == 2
+        assert embedded == []
+        for query in ("tea", "a dog"):
+            expected = source.search(ALICE, query=query, mode="dense")
+            got = target.search(ALICE, query=query, mode="dense")
+            assert [i.key for i in got] == [i.key for i in expected]
+            for mine, theirs in zip(got, expected):
+                assert mine.score == pytest.approx(theirs.score, abs=1e-5)
+
     def test_history_of_bad_namespaces_and_keys_is_refused(self, store: MemoryStore) -> None:
         """``history`` validates like ``get``: a prefix-like or bad namespace, a bad key."""
         with pytest.raises(InvalidNamespaceError):
@@ -777,3 +827,16 @@ class StoreTests(ContractBase):
             assert got is not None and got.text == "inside a loop"
 
         asyncio.run(run())
+
+
+def _texts_embedded(store: MemoryStore) -> list[str]:
+    """The texts ``store``'s embedder embeds for documents from now on, as a growing list."""
+    embedded: list[str] = []
+    embed = store.embedder.embed_documents
+
+    def counting(texts: list[str]) -> list[list[float]]:
+        embedded.extend(texts)
+        return embed(texts)
+
+    store.embedder.embed_documents = counting  # type: ignore[method-assign]
+    return embedded

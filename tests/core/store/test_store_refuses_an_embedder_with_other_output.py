@@ -1,6 +1,7 @@
-"""A store records the embedding of a probe text with its embedder's name: reopening it with a
-model that embeds differently is refused even when the names agree (every top-level lambda is
-called ``__main__.<lambda>``), and an embedder that returns the wrong shape writes nothing."""
+"""A store records the embedding of a probe text with its embedder's name: a model that embeds
+differently is refused even when the names agree (every top-level lambda is called
+``__main__.<lambda>``), at its first write or query (opening to read loads no model), and an
+embedder that returns the wrong shape writes nothing."""
 
 import numpy as np
 import pytest
@@ -31,17 +32,24 @@ def model(seed):
 def test_same_name_other_model_is_refused(tmp_path):
     with MemoryStore(tmp_path, embedder=FunctionEmbedder(model(1), name="mine", dim=64)) as s:
         s.put(NS, "tea", {"text": "alice drinks tea"})
-    with pytest.raises(EmbedderMismatchError, match="embeds differently"):
-        MemoryStore(tmp_path, embedder=FunctionEmbedder(model(2), name="mine", dim=64))
+    with MemoryStore(tmp_path, embedder=FunctionEmbedder(model(2), name="mine", dim=64)) as s:
+        assert s.get(NS, "tea").text == "alice drinks tea"  # a read embeds nothing
+        with pytest.raises(EmbedderMismatchError, match="embeds differently"):
+            s.search(NS, query="tea", mode="dense")
+        with pytest.raises(EmbedderMismatchError, match="embeds differently"):
+            s.put(NS, "coffee", {"text": "alice drinks coffee"})
+        assert s.get(NS, "coffee") is None
     with MemoryStore(tmp_path, embedder=FunctionEmbedder(model(1), name="mine", dim=64)) as s:
-        assert s.get(NS, "tea").text == "alice drinks tea"
+        assert [i.key for i in s.search(NS, query="alice drinks tea")] == ["tea"]
 
 
 def test_a_lambda_over_another_model_is_refused(tmp_path):
     first, second = model(1), model(2)
     MemoryStore(tmp_path, embedder=lambda texts: first(texts)).close()
+    store = MemoryStore(tmp_path, embedder=lambda texts: second(texts))
     with pytest.raises(EmbedderMismatchError):
-        MemoryStore(tmp_path, embedder=lambda texts: second(texts))
+        store.put(NS, "tea", {"text": "alice drinks tea"})
+    store.close()
 
 
 @pytest.mark.parametrize(
@@ -85,7 +93,10 @@ def test_vectors_of_any_length_are_compared_by_cosine(tmp_path):
         return [[len(t), 1.0, 0.0] for t in texts]
 
     MemoryStore(tmp_path / "a", embedder=FunctionEmbedder(same, name="m", dim=3)).close()
-    MemoryStore(tmp_path / "a", embedder=FunctionEmbedder(same, name="m", dim=3)).close()
+    with MemoryStore(tmp_path / "a", embedder=FunctionEmbedder(same, name="m", dim=3)) as store:
+        store.put(NS, "tea", {"text": "alice drinks tea"})
     MemoryStore(tmp_path / "b", embedder=FunctionEmbedder(first, name="m", dim=3)).close()
+    store = MemoryStore(tmp_path / "b", embedder=FunctionEmbedder(other, name="m", dim=3))
     with pytest.raises(EmbedderMismatchError, match="embeds differently"):
-        MemoryStore(tmp_path / "b", embedder=FunctionEmbedder(other, name="m", dim=3))
+        store.put(NS, "tea", {"text": "alice drinks tea"})
+    store.close()

@@ -71,6 +71,27 @@ One concept a module:
   ``tsquery``.
 """
 
-from memvault.backends.postgres.backend import PostgresBackend
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memvault.backends.postgres.backend import PostgresBackend
 
 __all__ = ["PostgresBackend"]
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`PostgresBackend`, imported at first use.
+
+    So that its building blocks (the schema name's and the connection string's checks, which
+    the command line runs before any store is opened) are imported without the backend.
+
+    Raises:
+        AttributeError: For any other name.
+    """
+    if name != "PostgresBackend":
+        raise AttributeError(f"module 'memvault.backends.postgres' has no attribute {name!r}")
+    from memvault.backends.postgres.backend import PostgresBackend
+
+    return PostgresBackend

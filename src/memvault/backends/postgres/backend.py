@@ -120,6 +120,7 @@ class PostgresBackend(Backend):
 
     search_modes: tuple[SearchMode, ...] = ("hybrid", "dense", "lexical")
     supports_compare_and_set = True
+    returns_embeddings = True
 
     def __init__(
         self,
@@ -277,6 +278,19 @@ class PostgresBackend(Backend):
             (list(dict.fromkeys(ids)),),
         )
         found = {row[0]: record_of_row(row) for row in rows}
+        return [found.get(i) for i in ids]
+
+    def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
+        """The unit embedding of each id, ``None`` where absent; one per id given."""
+        if not ids:
+            self._connections.live_pool()
+            return []
+        rows = self._connections.fetch(
+            f"SELECT i.id, i.embedding FROM {self.schema}.items i WHERE i.id = ANY(%b)",
+            (list(dict.fromkeys(ids)),),
+        )
+        # pgvector's adapter reads a vector as its Vector type
+        found = {i: None if v is None else np.asarray(v.to_numpy(), np.float32) for i, v in rows}
         return [found.get(i) for i in ids]
 
     def recent(

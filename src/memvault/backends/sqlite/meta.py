@@ -4,8 +4,10 @@ The names: ``schema`` (:data:`~memvault.backends.sqlite.schema.SCHEMA_VERSION`, 
 file is built), ``built`` (the file holds the store's records), ``info`` (the store's settings
 as JSON: embedder name, dimension and fingerprint), ``generation`` (outbox batches the vector
 index has applied), ``applying`` (the generation of a batch being applied; cleared when it
-is), ``seq`` (the last outbox sequence number). They are read and written inside the caller's
-hold on the connection.
+is), ``seq`` (the last outbox sequence number), ``index_stamp`` (the vector index's record
+count and generation when last read, with the state of its files, so that a store opens
+without starting the index while they are unchanged: ``LocalBackend._index_readings``). They are
+read and written inside the caller's hold on the connection.
 """
 
 from __future__ import annotations

@@ -190,6 +190,26 @@ class RecordFile:
         with self._use(), self._transaction():
             meta.write(self._db, "applying", str(generation))
 
+    def index_stamp(self) -> dict[str, Any] | None:
+        """What the vector index held when last read, with the state of its files, or None.
+
+        See :meth:`set_index_stamp`.
+        """
+        with self._use():
+            raw = meta.read(self._db, "index_stamp")
+        return None if raw is None else json.loads(raw)
+
+    def set_index_stamp(self, stamp: dict[str, Any]) -> None:
+        """Record what the vector index held when last read (a JSON object).
+
+        Args:
+            stamp: ``files`` (:meth:`~memvault.backends.base.VectorIndex.files_stamp`),
+                ``count`` and ``generation``, as
+                :class:`~memvault.backends.local.LocalBackend` reads them.
+        """
+        with self._use(), self._transaction():
+            meta.write(self._db, "index_stamp", json.dumps(stamp))
+
     def total(self) -> int:
         """How many records the file holds, expired ones included."""
         with self._use():
