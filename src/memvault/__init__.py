@@ -15,6 +15,7 @@ module.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -162,12 +163,13 @@ _SOURCE = {name: module for module, names in _PUBLIC.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    """A name of :data:`__all__` or one this package exported before 0.2, from its module.
+    """A name of :data:`__all__`, one this package exported before 0.2, or a module of it.
 
     A name of :data:`__all__` is imported at first use and kept; an older name comes with a
-    deprecation warning naming its module. Importing ``memvault`` imports none of its
-    modules, so a program (the ``memvault`` command line, ``memvault --version``) loads only
-    what it uses.
+    deprecation warning naming its module; a module (``memvault.errors``) is imported, as
+    ``import memvault`` did when it imported them all. Importing ``memvault`` imports none of
+    its modules, so a program (the ``memvault`` command line, ``memvault --version``) loads
+    only what it uses.
 
     Raises:
         AttributeError: For any other name.
@@ -179,6 +181,8 @@ def __getattr__(name: str) -> Any:
         return value
     module = _HOME.get(name)
     if module is None:
+        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module 'memvault' has no attribute {name!r}")
     warnings.warn(
         f"memvault.{name} is deprecated: import it from {module} (from {module} import {name})",

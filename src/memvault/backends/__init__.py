@@ -14,6 +14,7 @@ its name is first used, so a program that uses one backend loads no other.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from memvault.backends.base import Backend, VectorIndex, with_records
@@ -50,12 +51,14 @@ _MODULES = {
 
 
 def __getattr__(name: str) -> Any:
-    """A backend class, imported from its module at first use.
+    """A backend class, imported from its module at first use; or a module of this package.
 
     Raises:
         AttributeError: For a name this package does not hold.
     """
     module = _MODULES.get(name)
     if module is None:
+        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f"{__name__}.{name}")
         raise AttributeError(f"module 'memvault.backends' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
