@@ -99,8 +99,11 @@ class Window:
     completions: tuple[Completion, ...]
 
 
-_BY_STORE: weakref.WeakKeyDictionary[object, SessionTails] = weakref.WeakKeyDictionary()
-"""Each store's :class:`SessionTails` (:meth:`SessionTails.of`), gone with the store."""
+_BY_STORE: weakref.WeakKeyDictionary[object, weakref.WeakSet[SessionTails]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The :class:`SessionTails` of each store's agent memories (:meth:`SessionTails.for_store`),
+gone with them."""
 _STORES_LOCK = threading.Lock()
 
 
@@ -120,23 +123,32 @@ class SessionTails:
         self._lock = threading.Lock()
 
     @classmethod
-    def of(cls, store: object) -> SessionTails:
-        """The session tails of every agent memory over ``store`` in this process.
-
-        One per store object, so that what one memory (a middleware) saved and another (the
-        tools) forgot meet: the forget tool unquotes the turns the middleware keeps.
+    def for_store(cls, store: object) -> SessionTails:
+        """New tails for an agent memory over ``store``, known to :meth:`of_store`.
 
         Args:
             store: A :class:`~memvault.MemoryStore`.
 
         Returns:
-            Its tails, made at the first call.
+            Tails of their own (each agent memory keeps its sessions' turns apart).
+        """
+        tails = cls()
+        with _STORES_LOCK:
+            _BY_STORE.setdefault(store, weakref.WeakSet()).add(tails)
+        return tails
+
+    @classmethod
+    def of_store(cls, store: object) -> list[SessionTails]:
+        """The tails of every agent memory over ``store`` in this process, still alive.
+
+        Forgetting unquotes them all (:meth:`unquote`), so that the forget tool reaches the
+        turns a middleware keeps.
+
+        Args:
+            store: A :class:`~memvault.MemoryStore`.
         """
         with _STORES_LOCK:
-            tails = _BY_STORE.get(store)
-            if tails is None:
-                tails = _BY_STORE[store] = cls()
-            return tails
+            return list(_BY_STORE.get(store, ()))
 
     def window(
         self, session: Session, messages: Sequence[Mapping[str, str]], timestamp: float

@@ -79,10 +79,9 @@ class AgentMemory:
             :meth:`flush`; counts in :attr:`ingestion`. ``False`` (default): in the caller.
 
     Attributes:
-        session_tails: The last turns of each session saved through the agent memories of
-            this store in this process (:meth:`SessionTails.of
-            <memvault.turn_context.SessionTails.of>`), whose messages give a saved statement
-            its context.
+        session_tails: The last turns of each session saved through this memory
+            (:class:`~memvault.turn_context.SessionTails`), whose messages give a saved
+            statement its context; forgetting through any memory of the store unquotes them.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
@@ -143,7 +142,7 @@ class AgentMemory:
         self.ttl = ttl
         self.name = name
         self.background = background
-        self.session_tails = SessionTails.of(store)
+        self.session_tails = SessionTails.for_store(store)
         self._worker = BackgroundWorker(name) if background else None
 
     @classmethod
@@ -618,7 +617,7 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: If ``memory`` is blank.
         """
-        return self._scoped.forget(memory, source, self.memory.session_tails)
+        return self._scoped.forget(memory, source)
 
     # -- reads ------------------------------------------------------------------------------
 

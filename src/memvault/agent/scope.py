@@ -185,18 +185,17 @@ class ScopedStore:
                 return item
         return None
 
-    def forget(self, memory: Any, source: str, tails: SessionTails) -> list[MemoryItem]:
+    def forget(self, memory: Any, source: str) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
         See :meth:`memvault.MemoryScope.forget`; the texts removed, and the description when
         the memory was described, are then taken out of the contexts of the memories beside
-        them (:func:`~memvault.forgetting.unquote_neighbours`) and of the turns ``tails``
-        keeps (:meth:`~memvault.turn_context.SessionTails.unquote`).
+        them (:func:`~memvault.forgetting.unquote_neighbours`) and of the turns every agent
+        memory of the store keeps (:meth:`~memvault.turn_context.SessionTails.of_store`).
 
         Args:
             memory: A key or a description.
             source: Who forgets, recorded in the history.
-            tails: The turns kept for the next turns' contexts.
 
         Returns:
             The memories removed.
@@ -222,7 +221,8 @@ class ScopedStore:
             texts.append(description_of(memory))
         for namespace in dict.fromkeys(namespace for namespace, _ in removed):
             unquote_neighbours(self.store, namespace, texts, source=source, ttl=self.ttl)
-            tails.unquote(namespace, texts)
+            for tails in SessionTails.of_store(self.store):
+                tails.unquote(namespace, texts)
         return list(removed.values())
 
     def _memories_stating(self, description: str) -> list[MemoryItem]:
