@@ -289,8 +289,14 @@ class PostgresBackend(Backend):
             f"SELECT i.id, i.embedding FROM {self.schema}.items i WHERE i.id = ANY(%b)",
             (list(dict.fromkeys(ids)),),
         )
-        # pgvector's adapter reads a vector as its Vector type
-        found = {i: None if v is None else np.asarray(v.to_numpy(), np.float32) for i, v in rows}
+        # pgvector's adapter reads a vector as a numpy array (pgvector 0.3) or as its Vector
+        # type (0.4 on), which numpy reads through to_numpy
+        found = {
+            i: None
+            if v is None
+            else np.asarray(v if isinstance(v, np.ndarray) else v.to_numpy(), np.float32)
+            for i, v in rows
+        }
         return [found.get(i) for i in ids]
 
     def recent(
