@@ -212,9 +212,10 @@ class StoreStateMachine(RuleBasedStateMachine):
             self.gone((namespace, key), source)  # an expired version still on disk
         kind: HistoryEvent = "add" if old is None else "update" if event is None else "merge"
         before = None if old is None else old.value
-        self.histories.setdefault((namespace, key), []).append(
-            HistoryEntry(namespace, key, kind, now, before, value, source)
-        )
+        if before != value:  # the same value again records nothing (memvault.history)
+            self.histories.setdefault((namespace, key), []).append(
+                HistoryEntry(namespace, key, kind, now, before, value, source)
+            )
         self.model[(namespace, key)] = ModelItem(
             value=value,
             created_at=old.created_at if old else now,
