@@ -52,6 +52,14 @@ class ConflictError(MemvaultError):
         self.updated_at = updated_at
 
 
+class ItemNotFoundError(MemvaultError, LookupError):
+    """An operation needs a live item at a key that holds none (or one closed already).
+
+    :meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>` raises it; a plain
+    :meth:`~memvault.MemoryStore.get` returns ``None`` instead.
+    """
+
+
 class EmbedderMismatchError(MemvaultError):
     """The store was written by another embedder (name or dimension) than the one given."""
 

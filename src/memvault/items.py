@@ -23,9 +23,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from datetime import datetime, timezone
 from typing import Any, Literal, overload
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
 from memvault.model import Namespace, Record
@@ -121,6 +122,50 @@ def validate_time(value: Any, field: str, *, optional: bool = False) -> float | 
     return float(value)
 
 
+@overload
+def validate_moment(value: Any, field: str, *, optional: Literal[False] = False) -> float: ...
+@overload
+def validate_moment(value: Any, field: str, *, optional: bool) -> float | None: ...
+def validate_moment(value: Any, field: str, *, optional: bool = False) -> float | None:
+    """Check a time given by a caller: Unix seconds, or a :class:`datetime.datetime`.
+
+    A ``datetime`` without a time zone is taken as UTC (as stored times are), one with a
+    time zone is converted; then the rule of :func:`validate_time` applies.
+
+    Args:
+        value: An int, a float or a ``datetime``; ``None`` if ``optional``.
+        field: Its name in the message, e.g. ``"as_of"``.
+        optional: Whether ``None`` is allowed.
+
+    Returns:
+        Unix seconds as a float, or ``None``.
+
+    Raises:
+        InvalidArgumentError: If it is neither, or out of range (before 1970 too).
+    """
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+        try:
+            value = aware.timestamp()
+        except (OverflowError, ValueError) as error:  # pragma: no cover - platform limits
+            raise InvalidArgumentError(f"{field} {value!r} is out of range: {error}") from None
+    return validate_time(value, field, optional=optional)
+
+
+def validate_validity(valid_from: float, valid_to: float | None) -> None:
+    """Check that a validity span is not empty: ``valid_to`` is ``None`` or after ``valid_from``.
+
+    Raises:
+        InvalidArgumentError: If ``valid_to <= valid_from`` (Unix seconds).
+    """
+    if valid_to is not None and valid_to <= valid_from:
+        raise InvalidArgumentError(
+            f"valid_to ({valid_to:.0f}) must be after valid_from ({valid_from:.0f}): a memory "
+            "holds from valid_from until valid_to; give a later valid_to, or None if it still "
+            "holds"
+        )
+
+
 def validate_ttl(ttl: Any, field: str = "ttl") -> float | None:
     """Check a time to live: positive, finite seconds below :data:`MAX_TTL`, or ``None``.
 
@@ -163,6 +208,12 @@ class MemoryItem(BaseModel):
         created_at: When the key was first written (kept when the item is overwritten).
         updated_at: When the item was last written.
         expires_at: When the item expires, or ``None`` if it never does.
+        valid_from: When what it says began to hold in the world (default: when it was
+            written, its ``updated_at``, or the ``timestamp`` it was written with).
+        valid_to: When it stopped holding (it was superseded or ended, see
+            :meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>`), or ``None`` if
+            it still holds. A search returns what holds now unless asked ``as_of`` another
+            time (:class:`~memvault.model.Validity`).
         score: Relevance when the item came from a search with a query, ``None`` otherwise;
             ``score_type`` says what it is.
         score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
@@ -186,6 +237,13 @@ class MemoryItem(BaseModel):
     created_at: float = Field(description="First write, Unix seconds (UTC).")
     updated_at: float = Field(description="Last write, Unix seconds (UTC).")
     expires_at: float | None = Field(default=None, description="Expiry, Unix seconds (UTC).")
+    valid_from: float = Field(
+        default=None,  # type: ignore[assignment]  # filled from updated_at (_validity)
+        description="Holds in the world from, Unix seconds (UTC); default updated_at.",
+    )
+    valid_to: float | None = Field(
+        default=None, description="Held until, Unix seconds (UTC); None: still holds."
+    )
     score: float | None = Field(default=None, description="Search relevance, if searched.")
     score_type: ScoreType | None = Field(
         default=None, description="What score is: 'cosine', 'bm25' or 'hybrid'."
@@ -195,6 +253,29 @@ class MemoryItem(BaseModel):
     @classmethod
     def _time(cls, value: Any, info: Any) -> float:
         return validate_time(value, info.field_name)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _validity(cls, data: Any) -> Any:
+        """An item of an export written before validity existed holds from its updated_at."""
+        if isinstance(data, dict) and data.get("valid_from") is None and "updated_at" in data:
+            return {**data, "valid_from": data["updated_at"]}
+        return data
+
+    @field_validator("valid_from", mode="before")
+    @classmethod
+    def _valid_from(cls, value: Any, info: Any) -> float:
+        return validate_time(value, info.field_name)
+
+    @field_validator("valid_to", mode="before")
+    @classmethod
+    def _valid_to(cls, value: Any, info: Any) -> float | None:
+        return validate_time(value, info.field_name, optional=True)
+
+    @model_validator(mode="after")
+    def _span(self) -> MemoryItem:
+        validate_validity(self.valid_from, self.valid_to)
+        return self
 
     @field_validator("expires_at", mode="before")
     @classmethod
@@ -230,6 +311,8 @@ class MemoryItem(BaseModel):
             created_at=record.created_at,
             updated_at=record.updated_at,
             expires_at=record.expires_at,
+            valid_from=record.valid_from,
+            valid_to=record.valid_to,
             score=score,
             score_type=score_type if score is not None else None,
         )

@@ -48,6 +48,7 @@ __all__ = [
     "prefix_range",
     "record_id",
     "unit_vectors",
+    "Validity",
 ]
 
 Namespace = tuple[str, ...]
@@ -74,7 +75,14 @@ Vectors = Union[Sequence[Vector], "np.ndarray"]  # noqa: UP007
 
 @dataclass(frozen=True)
 class Record:
-    """One item as backends store it (see :class:`~memvault.MemoryItem` for the fields)."""
+    """One item as backends store it (see :class:`~memvault.MemoryItem` for the fields).
+
+    Two kinds of time: when the item was recorded (``created_at``, ``updated_at``, and
+    ``expires_at`` for its TTL) and when what it says holds in the world (``valid_from``,
+    ``valid_to``; see :class:`Validity`). ``valid_from`` left ``None`` on construction is
+    ``updated_at`` (a statement holds from when it was said); ``valid_to`` ``None`` means it
+    still holds.
+    """
 
     namespace: Namespace
     key: str
@@ -82,6 +90,12 @@ class Record:
     created_at: float
     updated_at: float
     expires_at: float | None
+    valid_from: float = None  # type: ignore[assignment]  # None: updated_at (__post_init__)
+    valid_to: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.valid_from is None:
+            object.__setattr__(self, "valid_from", self.updated_at)
 
     @property
     def id(self) -> str:
@@ -91,6 +105,44 @@ class Record:
     def live(self, now: float) -> bool:
         """Whether the record has not expired at ``now`` (Unix seconds)."""
         return self.expires_at is None or self.expires_at > now
+
+    def holds(self, valid: Validity) -> bool:
+        """Whether the record's validity meets ``valid`` (see :meth:`Validity.admits`)."""
+        return valid.admits(self.valid_from, self.valid_to)
+
+
+@dataclass(frozen=True)
+class Validity:
+    """Which records a read returns by when they hold in the world: a span of time they overlap.
+
+    A record holds from its ``valid_from`` until its ``valid_to`` (half-open; ``valid_to``
+    ``None``: still holds). A read returns a record whose validity reaches past ``since``
+    (``valid_to`` is ``None`` or ``> since``) and, where ``until`` is given, began by then
+    (``valid_from <= until``):
+
+    - the default of every read, ``Validity(since=now)``: what holds now (a closed record,
+      superseded or ended, is left out, whenever it began);
+    - ``as_of=T``: ``Validity(since=T, until=T)``, what held at ``T``;
+    - a query naming a past period from ``start`` (:mod:`memvault.periods`):
+      ``Validity(since=start)``, what held then or since.
+
+    This is the valid-time half of a bitemporal model (Snodgrass, *Developing Time-Oriented
+    Database Applications in SQL*, 1999; Graphiti's ``valid_at``/``invalid_at``): the
+    recorded time is ``created_at``/``updated_at`` and the history.
+
+    Attributes:
+        since: Unix seconds.
+        until: Unix seconds ``>= since``, or ``None`` (no bound).
+    """
+
+    since: float
+    until: float | None = None
+
+    def admits(self, valid_from: float, valid_to: float | None) -> bool:
+        """Whether a record valid over ``[valid_from, valid_to)`` (Unix seconds) is returned."""
+        return (valid_to is None or valid_to > self.since) and (
+            self.until is None or valid_from <= self.until
+        )
 
 
 def record_id(namespace: Namespace, key: str) -> str:
@@ -171,6 +223,8 @@ class SearchRequest:
         periods: For ``"hybrid"``: the spans of time the query names, as ``(start, end)``
             Unix seconds, half-open, slack included (:mod:`memvault.periods`); a record
             created in one ranks higher.
+        valid: Which records by their validity (:class:`Validity`); ``None`` on
+            construction: ``Validity(since=now)``, what holds now.
     """
 
     prefix: Namespace
@@ -182,6 +236,11 @@ class SearchRequest:
     limit: int
     offset: int = 0
     periods: tuple[tuple[float, float], ...] = ()
+    valid: Validity = None  # type: ignore[assignment]  # None: Validity(now) (__post_init__)
+
+    def __post_init__(self) -> None:
+        if self.valid is None:
+            object.__setattr__(self, "valid", Validity(since=self.now))
 
     def names_period_of(self, created_at: float) -> bool:
         """Whether a record created at ``created_at`` (Unix seconds) is in a named period.
@@ -197,7 +256,7 @@ Page = list[tuple[Record, float | None]]
 search without a query."""
 
 
-HistoryEvent = Literal["add", "update", "merge", "delete", "expire"]
+HistoryEvent = Literal["add", "update", "merge", "delete", "expire", "erase"]
 """What a change did: see :mod:`memvault.history` for the life cycle."""
 HISTORY_EVENTS: tuple[HistoryEvent, ...] = get_args(HistoryEvent)
 
@@ -211,7 +270,10 @@ class HistoryEntry:
         key: The memory's key.
         event: ``"add"`` (nothing live was there), ``"update"`` (a live version was replaced),
             ``"merge"`` (an update that merged a duplicate into it), ``"delete"`` (removed
-            while live) or ``"expire"`` (removed, or replaced, after its TTL ran out).
+            while live), ``"expire"`` (removed, or replaced, after its TTL ran out) or
+            ``"erase"`` (removed with every value its history held: the key's earlier
+            entries keep their event, time and source, with ``before`` and ``after``
+            ``None``).
         at: When, in Unix seconds (UTC) by the store's clock; for ``"expire"``, when the
             memory expired (its ``expires_at``) if it had.
         before: The value before the change; ``None`` for ``"add"``.

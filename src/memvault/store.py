@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,8 +30,10 @@ from memvault.errors import (
     EmbedderError,
     EmbedderMismatchError,
     InvalidArgumentError,
+    ItemNotFoundError,
     MemvaultError,
     StoreClosedError,
+    shown,
 )
 from memvault.filters import Filter, normalize_filter
 from memvault.history import validate_source
@@ -40,8 +42,10 @@ from memvault.items import (
     MemoryItem,
     ScoreType,
     validate_items,
+    validate_moment,
     validate_time,
     validate_ttl,
+    validate_validity,
 )
 from memvault.lexical import indexed_text
 from memvault.model import (
@@ -52,6 +56,7 @@ from memvault.model import (
     Record,
     SearchMode,
     SearchRequest,
+    Validity,
     Vector,
     record_id,
 )
@@ -115,14 +120,16 @@ def _cosine(left: Any, right: Any) -> float:
 def _same_version(stored: Record, new: Record) -> bool:
     """Whether writing ``new`` over ``stored`` would change nothing a reader sees.
 
-    The same value, ``updated_at`` and ``expires_at`` (``created_at`` of a live version is
-    kept by every write).
+    The same value, ``updated_at``, ``expires_at``, ``valid_from`` and ``valid_to``
+    (``created_at`` of a live version is kept by every write).
     """
-    return (stored.value, stored.updated_at, stored.expires_at) == (
-        new.value,
-        new.updated_at,
-        new.expires_at,
-    )
+    return (
+        stored.value,
+        stored.updated_at,
+        stored.expires_at,
+        stored.valid_from,
+        stored.valid_to,
+    ) == (new.value, new.updated_at, new.expires_at, new.valid_from, new.valid_to)
 
 
 def _merging(event: Any) -> bool:
@@ -370,6 +377,8 @@ class MemoryStore:
         source: str = "api",
         event: Literal["merge"] | None = None,
         if_updated_at: Any = NOT_GIVEN,
+        valid_from: Any = None,
+        valid_to: Any = None,
     ) -> MemoryItem:
         """Insert or replace (upsert) one item, and record the change in its history.
 
@@ -389,6 +398,11 @@ class MemoryStore:
                 if the stored item's ``updated_at`` is this (Unix seconds, as read from
                 :meth:`get`), checked atomically with the write; ``None``: only if the key
                 holds no live item. Default: write whatever is there.
+            valid_from: When what the value says began to hold in the world: Unix seconds
+                or a ``datetime`` (naive means UTC). Default: when it is written (now).
+            valid_to: When it stopped holding (same units), or ``None`` (default): it still
+                holds. A search leaves out what no longer holds unless asked ``as_of`` a
+                time when it did; :meth:`supersede` closes an item for you.
 
         Returns:
             The stored item. Overwriting keeps ``created_at`` and moves ``updated_at``.
@@ -410,6 +424,8 @@ class MemoryStore:
             source=source,
             event=event,
             if_updated_at=expected,
+            valid_from=valid_from,
+            valid_to=valid_to,
         )[0]
 
     def put_many(
@@ -423,6 +439,8 @@ class MemoryStore:
         source: str = "api",
         event: Literal["merge"] | None = None,
         if_updated_at: Mapping[str, float | None] | None = None,
+        valid_from: Any = None,
+        valid_to: Any = None,
     ) -> list[MemoryItem]:
         """Upsert several items in one namespace with one embedding call and one write.
 
@@ -452,6 +470,9 @@ class MemoryStore:
                 that may be written only over the version read (``None``: only where the key
                 holds no live item), as ``put(..., if_updated_at=)``; keys not named write
                 as they are. One conflict and nothing of the batch is written.
+            valid_from: As in :meth:`put`, for every item; default ``timestamp`` if given,
+                else now (a statement holds from when it was said).
+            valid_to: As in :meth:`put`, for every item.
 
         Returns:
             The stored items, in the order given.
@@ -475,18 +496,24 @@ class MemoryStore:
             expected=self._expected(namespace, batch, if_updated_at),
         )
         written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
+        holds_from = validate_moment(valid_from, "valid_from", optional=True)
+        holds_to = validate_moment(valid_to, "valid_to", optional=True)
         if not batch:
             return []
         now = self._clock()
+        when = now if written_at is None else written_at
+        validate_validity(when if holds_from is None else holds_from, holds_to)
         expires_at = None if expires_in is None else now + expires_in
         records = [
             Record(
                 namespace=namespace,
                 key=key,
                 value=value,
-                created_at=now if written_at is None else written_at,
-                updated_at=now if written_at is None else written_at,
+                created_at=when,
+                updated_at=when,
                 expires_at=expires_at,
+                valid_from=when if holds_from is None else holds_from,
+                valid_to=holds_to,
             )
             for key, value in batch.items()
         ]
@@ -617,11 +644,19 @@ class MemoryStore:
         *,
         source: str = "api",
         if_updated_at: Any = NOT_GIVEN,
+        erase: bool = False,
     ) -> None:
         """Delete one item; deleting an absent key does nothing.
 
         The history records ``"delete"`` (``"expire"`` if the item had expired but was still
         on disk) and is kept after the item is gone.
+
+        With ``erase=True`` the text goes too, for privacy (a user asking to forget a health
+        detail): every history entry of the key keeps its event, time and source but loses
+        its values, an ``"erase"`` entry is recorded, and the backend leaves the text
+        readable in none of its files (see ``docs/erase.md`` for what each backend
+        guarantees, and what no erase reaches: backups, exports and copies made before).
+        Erasing a key with no item but a history scrubs the history.
 
         Args:
             namespace: The item's namespace, exactly.
@@ -631,11 +666,12 @@ class MemoryStore:
                 only if the stored item is live and its ``updated_at`` is this (Unix seconds,
                 as read from :meth:`get`), checked atomically with the delete. Default:
                 delete whatever is there.
+            erase: Also remove the text from the history and the files (above).
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidArgumentError: On a bad namespace,
-                key or source (``if_updated_at`` too, and ``if_updated_at`` on a backend
-                without compare-and-set); nothing is deleted.
+                key or source (``if_updated_at`` too, ``erase`` not a bool, and
+                ``if_updated_at`` on a backend without compare-and-set); nothing is deleted.
             ConflictError: If ``if_updated_at`` is given and the key holds no live item or
                 one of another ``updated_at``; nothing is deleted.
 
@@ -646,12 +682,101 @@ class MemoryStore:
         """
         item_id = record_id(validate_namespace(namespace), validate_key(key))
         source = validate_source(source)
+        if not isinstance(erase, bool):
+            raise InvalidArgumentError(f"erase must be True or False, got {shown(erase)}")
         if if_updated_at is NOT_GIVEN:
-            self.backend.delete([item_id], now=self._clock(), source=source)
+            self.backend.delete([item_id], now=self._clock(), source=source, erase=erase)
             return
         expected = ((item_id, validate_time(if_updated_at, "if_updated_at")),)
         self._check_compare_and_set()
-        self.backend.delete([item_id], now=self._clock(), source=source, expected=expected)
+        self.backend.delete(
+            [item_id], now=self._clock(), source=source, expected=expected, erase=erase
+        )
+
+    def supersede(
+        self,
+        namespace: Namespace,
+        key: str,
+        /,
+        *,
+        by: str | None = None,
+        at: Any = None,
+        source: str = "api",
+    ) -> MemoryItem:
+        """Close an item: what it says held until ``at``, and (with ``by``) what replaced it.
+
+        Supersede, not overwrite: the item stays, with ``valid_to = at``, so that a search
+        ``as_of`` a time before ``at`` still finds it and its history shows both; a search
+        of now leaves it out. With ``by``, the item's value gets ``"superseded_by": by`` and
+        the item ``by``'s value ``"supersedes": key`` (both written in one step, with their
+        history: ``"update"``); without, the item just ends ("I no longer eat meat").
+
+        For callers without a language model: the reconciler of the agent layer calls this on
+        an UPDATE or DELETE (:mod:`memvault.agent`).
+
+        Args:
+            namespace: The items' namespace, exactly.
+            key: The item that no longer holds; live, not closed already.
+            by: The key of the live item that replaces it, in the same namespace (write it
+                first, e.g. with ``put(..., valid_from=at)``), or ``None``.
+            at: When it stopped holding: Unix seconds or a ``datetime`` (naive means UTC),
+                like ``timestamp=``; after its ``valid_from``. Default: ``by``'s
+                ``valid_from`` if given, else now.
+            source: Who closes it, kept in the history (see :meth:`put`).
+
+        Returns:
+            The closed item.
+
+        Raises:
+            InvalidNamespaceError, InvalidKeyError, InvalidArgumentError: On bad input: an
+                ``at`` not after the item's ``valid_from``, ``by`` equal to ``key``.
+            ItemNotFoundError: If ``key`` (or ``by``) holds no live item, or ``key`` is
+                closed already (its ``valid_to`` is set); nothing is written.
+        """
+        namespace, key = validate_namespace(namespace), validate_key(key)
+        source = validate_source(source)
+        if by is not None:
+            by = validate_key(by)
+            if by == key:
+                raise InvalidArgumentError(f"by must be another key than {key!r}, the one closed")
+        closing = validate_moment(at, "at", optional=True)
+        now = self._clock()
+        keys = [key] if by is None else [key, by]
+        found = self.backend.get([record_id(namespace, k) for k in keys])
+        for name, record in zip(keys, found):
+            if record is None or not record.live(now):
+                raise ItemNotFoundError(
+                    f"no live item at key {name!r} in {namespace!r} to supersede"
+                    + (" with" if name == by else "")
+                )
+        old = found[0]
+        assert old is not None
+        if old.valid_to is not None:
+            raise ItemNotFoundError(
+                f"the item at key {key!r} was closed already (valid_to {old.valid_to:.0f}); "
+                "supersede an item that still holds"
+            )
+        new = found[1] if by is not None else None
+        if closing is None:
+            closing = now if new is None else max(new.valid_from, old.valid_from + 1e-3)
+        validate_validity(old.valid_from, closing)
+        closed = replace(
+            old,
+            value={**old.value, **({"superseded_by": by} if by is not None else {})},
+            updated_at=now,
+            valid_to=closing,
+        )
+        records = [closed]
+        if new is not None:
+            records.append(replace(new, value={**new.value, "supersedes": key}, updated_at=now))
+        written = self._write(
+            records,
+            now,
+            Change(source=source, expected=tuple((r.id, r.updated_at) for r in found if r))
+            if self.backend.supports_compare_and_set
+            else Change(source=source),
+        )
+        return MemoryItem.from_record(written[0])
 
     def history(self, namespace: Namespace, key: str, /) -> list[HistoryEntry]:
         """Every change to one item, oldest first: add, update, merge, delete, expire.
@@ -702,8 +827,15 @@ class MemoryStore:
         limit: int = 10,
         offset: int = 0,
         mode: SearchMode | None = None,
+        as_of: Any = None,
     ) -> list[MemoryItem]:
         """Find live items in a namespace and everything below it.
+
+        By default only what holds now: an item closed by :meth:`supersede` (or written
+        with a ``valid_to`` in the past) is left out. ``as_of`` asks what held at another
+        time, and a query naming a past period ("where did I live in April 2023?", read by
+        :mod:`memvault.periods`) finds what held then as well as what holds now (see
+        :class:`~memvault.model.Validity`).
 
         Args:
             namespace_prefix: E.g. ``("users",)`` covers ``("users", "alice")`` and
@@ -724,6 +856,9 @@ class MemoryStore:
                 :mod:`memvault.periods` for the dates read). Namespace,
                 liveness and filter apply the same in every mode. Default: the store's
                 ``search_mode``.
+            as_of: Return what held at this time, Unix seconds or a ``datetime`` (naive
+                means UTC): items with ``valid_from <= as_of`` and no ``valid_to`` or a
+                later one. Default: now, widened to the period a query names.
 
         Returns:
             Up to ``limit`` items.
@@ -742,19 +877,25 @@ class MemoryStore:
         backend = self.backend
         mode = check_mode(self.default_mode if mode is None else mode, backend.search_modes)
         asked = query if query is not None and query.strip() else None
+        at = validate_moment(as_of, "as_of", optional=True)
+        now = self._clock()
+        named = named_periods(asked) if asked else []
         request = SearchRequest(
             prefix=prefix,
             mode=mode if asked else None,
             query=asked,
             embedding=self._embed_query(asked) if asked and mode != "lexical" else None,
             clauses=clauses,
-            now=self._clock(),
+            now=now,
             limit=limit,
             offset=offset,
             periods=tuple(
                 (period.start, period.end + DATE_SLACK)
-                for period in (named_periods(asked) if asked and mode == "hybrid" else [])
+                for period in (named if mode == "hybrid" else [])
             ),
+            valid=Validity(at, at)
+            if at is not None
+            else Validity(min([now, *(period.start for period in named)])),
         )
         score_type: ScoreType | None = _SCORE_TYPES[mode] if asked else None
         return [
@@ -1004,6 +1145,7 @@ class MemoryStore:
     aput = async_twin(put)
     aput_many = async_twin(put_many)
     adelete = async_twin(delete)
+    asupersede = async_twin(supersede)
     ahistory = async_twin(history)
     aget = async_twin(get)
     asearch = async_twin(search)

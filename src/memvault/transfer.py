@@ -165,6 +165,8 @@ def read_jsonl(path: str | Path) -> Exported:
                         created_at=item.created_at,
                         updated_at=item.updated_at,
                         expires_at=item.expires_at,
+                        valid_from=item.valid_from,
+                        valid_to=item.valid_to,
                     )
                 except ValidationError as error:
                     problem = validation_problem(error, "the line")

@@ -43,6 +43,7 @@ from memvault.model import (
     Record,
     SearchMode,
     SearchRequest,
+    Validity,
     Vector,
     Vectors,
     record_id,
@@ -55,6 +56,7 @@ __all__ = [
     "Ranked",
     "Record",
     "SearchMode",
+    "Validity",
     "Vector",
     "Vectors",
     "VectorIndex",
@@ -66,7 +68,9 @@ __all__ = [
 class Backend(ABC):
     """The system of record of one topology: subclass it, implement the abstract methods.
 
-    Every read takes ``now`` and never returns a record expired at that time; every namespace
+    Every read takes ``now`` and never returns a record expired at that time; every search
+    read takes ``valid`` (a :class:`~memvault.model.Validity`) and returns only the records
+    it admits, applied inside the query as ``clauses`` are; every namespace
     argument named ``prefix`` covers that namespace and all below it, segment-wise; ``clauses``
     come from :func:`memvault.filters.normalize_filter` and are applied inside the query,
     before ``limit`` and ``offset``. A write is all or nothing, also across a crash.
@@ -138,11 +142,20 @@ class Backend(ABC):
         now: float,
         source: str,
         expected: Sequence[tuple[str, float]] = (),
+        erase: bool = False,
     ) -> None:
         """Delete records by id, all or nothing, with history; absent ids are ignored.
 
         Records ``"delete"`` for each record live at ``now`` and ``"expire"`` for each
-        expired one (:func:`~memvault.history.entries_of_delete`), in the same step. Where
+        expired one (:func:`~memvault.history.entries_of_delete`), in the same step.
+
+        With ``erase``, the records' text is removed from everything the backend keeps: the
+        same step sets ``before`` and ``after`` of every history entry of those ids to
+        ``None`` and records ``"erase"`` (at ``now``, ``before`` and ``after`` ``None``)
+        instead of ``"delete"``/``"expire"``, also for an id with no record left but a
+        history; and no file the backend writes holds the text readable afterwards (indexes
+        rewritten, SQLite's freed pages zeroed, logs of the vector index cleared). What a
+        backend cannot reach (backups, a server's own logs) its docstring says. Where
         the backend :attr:`supports_compare_and_set`, the same step checks ``expected``
         against the versions it deletes
         (:func:`memvault.compare_and_set.check_expected_deletes`); the store gives a
@@ -155,6 +168,7 @@ class Backend(ABC):
             expected: A conditional delete's ``(record id, updated_at)`` pairs: each of
                 those records is deleted only if its stored version is live at ``now`` with
                 that ``updated_at`` (Unix seconds); ids not named delete as they are.
+            erase: Remove the text from the history and the files too (above).
 
         Raises:
             ConflictError: Where a record named in ``expected`` is absent, expired or of
@@ -183,9 +197,16 @@ class Backend(ABC):
 
     @abstractmethod
     def recent(
-        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+        self,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
+        offset: int = 0,
     ) -> list[Record]:
-        """Live matching records, most recently updated first, ties by id."""
+        """Live matching records ``valid`` admits, most recently updated first, ties by id."""
 
     @abstractmethod
     def dense(
@@ -195,9 +216,12 @@ class Backend(ABC):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
-        """The ``limit`` live matching records nearest to ``embedding`` (shape ``(dim,)``).
+        """The ``limit`` live matching records ``valid`` admits nearest to ``embedding``.
+
+        ``embedding`` has shape ``(dim,)``.
 
         Returns:
             ``(id, cosine similarity)`` pairs, most similar first, ties by id (also at the
@@ -211,6 +235,7 @@ class Backend(ABC):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Found:
         """:meth:`dense` with each record, in one call: what a dense search returns.
@@ -222,7 +247,9 @@ class Backend(ABC):
             ``(record, cosine similarity)`` pairs: :meth:`dense`'s ranking of the same
             arguments, each id with its record as :meth:`get` returns it.
         """
-        ranked = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        ranked = self.dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
         return with_records(self, ranked)
 
     def embeddings(self, ids: Sequence[str]) -> list[Vector | None]:
@@ -244,9 +271,16 @@ class Backend(ABC):
         )
 
     def lexical(
-        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
     ) -> Ranked:
-        """The ``limit`` live matching records best matching ``query`` by BM25.
+        """The ``limit`` live matching records ``valid`` admits best matching ``query`` (BM25).
 
         Only for backends whose :attr:`search_modes` include ``"lexical"``; the default
         refuses.
@@ -269,6 +303,7 @@ class Backend(ABC):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> tuple[Ranked, Ranked]:
         """The dense and the lexical ranking a hybrid search fuses, in one call.
@@ -283,8 +318,10 @@ class Backend(ABC):
         Raises:
             InvalidArgumentError: Where ``"hybrid"`` is not in :attr:`search_modes`.
         """
-        lexical = self.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
-        dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        lexical = self.lexical(query, prefix, clauses=clauses, now=now, valid=valid, limit=limit)
+        dense = self.dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
         return dense, lexical
 
     def search(self, request: SearchRequest) -> Page:
@@ -310,26 +347,46 @@ class Backend(ABC):
         page_end = r.offset + r.limit
         if r.mode is None:
             found = self.recent(
-                r.prefix, clauses=r.clauses, now=r.now, limit=r.limit, offset=r.offset
+                r.prefix,
+                clauses=r.clauses,
+                now=r.now,
+                valid=r.valid,
+                limit=r.limit,
+                offset=r.offset,
             )
             return [(record, None) for record in found]
         assert r.query is not None
         if r.mode == "lexical":
-            ranked = self.lexical(r.query, r.prefix, clauses=r.clauses, now=r.now, limit=page_end)
+            ranked = self.lexical(
+                r.query, r.prefix, clauses=r.clauses, now=r.now, valid=r.valid, limit=page_end
+            )
             return list(with_records(self, ranked[r.offset :]))
         assert r.embedding is not None
         embedding = r.embedding
         if r.mode == "dense":
             found_dense = self.dense_records(
-                r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=page_end
+                r.prefix,
+                embedding=embedding,
+                clauses=r.clauses,
+                now=r.now,
+                valid=r.valid,
+                limit=page_end,
             )
             return list(found_dense[r.offset :])
 
         def dense(n: int) -> Ranked:
-            return self.dense(r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=n)
+            return self.dense(
+                r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, valid=r.valid, limit=n
+            )
 
         top = self.both_rankings(
-            r.query, r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=FUSION_DEPTH
+            r.query,
+            r.prefix,
+            embedding=embedding,
+            clauses=r.clauses,
+            now=r.now,
+            valid=r.valid,
+            limit=FUSION_DEPTH,
         )
         page = hybrid_page(top, dense, offset=r.offset, limit=r.limit, dated=self._dated(top, r))
         return list(with_records(self, page))
@@ -449,12 +506,13 @@ class VectorIndex(Protocol):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
         """Ids of the ``limit`` indexed records nearest to ``embedding``, with their cosine.
 
-        Only records under ``prefix`` matching ``clauses``; call inside ``locked``. Liveness at
-        ``now`` may be left to the caller.
+        Only records under ``prefix`` matching ``clauses`` that ``valid`` admits; call inside
+        ``locked``. Liveness at ``now`` and validity may be left to the caller.
         """
         ...
 

@@ -9,6 +9,11 @@ Each record's Chroma metadata holds:
   so a namespace prefix is one selective ``$eq``;
 - ``mv.expires`` (Unix seconds; "never" is stored as :data:`NEVER` so that liveness is one
   ``$gt`` clause inside the query);
+- ``mv.valid_from`` and ``mv.valid_to`` (Unix seconds; a ``valid_to`` of ``None``, still
+  holds, is stored as :data:`NEVER`), so that validity
+  (:class:`~memvault.model.Validity`) is one or two clauses inside the query; a record
+  written before they existed lacks them and matches no validity clause (its collection is
+  brought up to date when opened);
 - ``u.<field>`` for every top-level str/int/float/bool field of the value, and ``h.<field>``
   (``True``), which filters use to test that the field exists: Chroma's ``$ne``/``$nin``
   otherwise match records that lack it. (A list of field names with ``$contains`` would do too,
@@ -27,7 +32,7 @@ from typing import Any
 
 from memvault.errors import InvalidArgumentError
 from memvault.filters import Scalar, compile_filter
-from memvault.model import Clauses, Namespace, Record
+from memvault.model import Clauses, Namespace, Record, Validity
 
 DEFAULT_COLLECTION = "memvault"
 """The collection a store uses unless told otherwise (embedded and on a server)."""
@@ -75,11 +80,15 @@ def metadata_of(record: Record) -> dict[str, Any]:
         "key": record.key,
         "created": record.created_at,
         "updated": record.updated_at,
+        "valid_from": record.valid_from,
+        "valid_to": record.valid_to,
         "value": record.value,
     }
     metadata: dict[str, Any] = {
         "mv.record": json.dumps(whole, ensure_ascii=False),
         "mv.expires": NEVER if record.expires_at is None else record.expires_at,
+        "mv.valid_from": record.valid_from,
+        "mv.valid_to": NEVER if record.valid_to is None else record.valid_to,
     }
     metadata.update(
         {
@@ -93,7 +102,10 @@ def metadata_of(record: Record) -> dict[str, Any]:
 
 
 def record_of(metadata: dict[str, Any]) -> Record:
-    """The record a Chroma metadata dict holds (the inverse of :func:`metadata_of`)."""
+    """The record a Chroma metadata dict holds (the inverse of :func:`metadata_of`).
+
+    A record written before validity existed holds from its ``updated_at``, still.
+    """
     expires = metadata["mv.expires"]
     whole = json.loads(metadata["mv.record"])
     return Record(
@@ -103,7 +115,14 @@ def record_of(metadata: dict[str, Any]) -> Record:
         created_at=whole["created"],
         updated_at=whole["updated"],
         expires_at=None if expires >= NEVER else expires,
+        valid_from=whole.get("valid_from"),
+        valid_to=whole.get("valid_to"),
     )
+
+
+def has_validity(metadata: dict[str, Any]) -> bool:
+    """Whether a record's metadata holds ``mv.valid_from``/``mv.valid_to`` (see above)."""
+    return "mv.valid_to" in metadata and "mv.valid_from" in metadata
 
 
 Where = dict[str, Any]
@@ -148,13 +167,26 @@ class ChromaWhere:
 CHROMA_WHERE = ChromaWhere()
 
 
-def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, Any] | None:
-    """The Chroma ``where`` for a namespace prefix, filter clauses and liveness at ``now``."""
+def where(
+    prefix: Namespace, clauses: Clauses, now: float | None, valid: Validity | None = None
+) -> dict[str, Any] | None:
+    """The Chroma ``where`` for a namespace prefix, filter clauses, liveness and validity.
+
+    Args:
+        prefix: A namespace prefix; ``()`` covers everything.
+        clauses: Filter clauses (:func:`memvault.filters.normalize_filter`).
+        now: Unix seconds; ``None`` keeps expired records too.
+        valid: Which records by their validity; ``None``: all.
+    """
     parts: list[dict[str, Any]] = []
     if prefix:
         parts.append({f"mv.ns.{len(prefix)}": json.dumps(list(prefix), ensure_ascii=False)})
     if now is not None:
         parts.append({"mv.expires": {"$gt": now}})
+    if valid is not None:
+        parts.append({"mv.valid_to": {"$gt": valid.since}})
+        if valid.until is not None:
+            parts.append({"mv.valid_from": {"$lte": valid.until}})
     if clauses:
         parts.append(compile_filter(clauses, CHROMA_WHERE))
     if not parts:
@@ -163,13 +195,15 @@ def where(prefix: Namespace, clauses: Clauses, now: float | None) -> dict[str, A
 
 
 def nearest_where(
-    prefix: Namespace, clauses: Clauses, now: float
+    prefix: Namespace, clauses: Clauses, now: float, valid: Validity
 ) -> tuple[dict[str, Any] | None, bool]:
     """The ``where`` of a nearest-neighbour query, and whether it left liveness out.
 
-    With a namespace prefix and no filter, liveness is left out: a clause that nearly every
-    record matches makes Chroma materialise them all. The caller checks liveness on the hits.
+    With a namespace prefix and no filter, liveness and validity are left out: a clause that
+    nearly every record matches makes Chroma materialise them all. The caller then checks
+    both on the hits (:meth:`Record.live <memvault.model.Record.live>`,
+    :meth:`Record.holds <memvault.model.Record.holds>`).
     """
     if prefix and not clauses:
         return where(prefix, [], None), True
-    return where(prefix, clauses, now), False
+    return where(prefix, clauses, now, valid), False

@@ -1,13 +1,13 @@
 """What the two SQL systems of record share: the row mapping, the namespace range, the pages.
 
 The record file (SQLite, :mod:`memvault.backends.sqlite`) and :class:`~memvault.PostgresBackend`
-keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``,
-``expires``) and for a history entry (``id``, ``ns``, ``at``, ``event``, ``source``,
-``before``, ``after``), so one mapper reads both: a value comes back as JSON text from SQLite
-and already decoded from Postgres's ``json`` column. A namespace prefix is one range of the
-``ns`` column (:func:`memvault.model.prefix_range`) in both; the two dialects differ only in
-their parameter mark (``?`` in SQLite, ``%s`` in psycopg). Both read the history under a
-prefix in pages of one statement (:func:`history_pages`), each page run by the backend.
+keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``, ``expires``,
+``valid_from``, ``valid_to``) and for a history entry (``id``, ``ns``, ``at``, ``event``,
+``source``, ``before``, ``after``), so one mapper reads both: a value comes back as JSON text from
+SQLite and already decoded from Postgres's ``json`` column. A namespace prefix is one range of the
+``ns`` column (:func:`memvault.model.prefix_range`) in both; the two dialects differ only in their
+parameter mark (``?`` in SQLite, ``%s`` in psycopg). Both read the history under a prefix in pages
+of one statement (:func:`history_pages`), each page run by the backend.
 """
 
 from __future__ import annotations
@@ -16,7 +16,15 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from memvault.model import HistoryEntry, Namespace, Record, ns_key, prefix_range, record_id
+from memvault.model import (
+    HistoryEntry,
+    Namespace,
+    Record,
+    Validity,
+    ns_key,
+    prefix_range,
+    record_id,
+)
 
 __all__ = [
     "HISTORY_COLUMNS",
@@ -33,7 +41,7 @@ __all__ = [
     "under",
 ]
 
-RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires"
+RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires, i.valid_from, i.valid_to"
 """The columns :func:`record_of_row` reads, on the items table aliased ``i``."""
 HISTORY_COLUMNS = "id, event, at, before, after, source"
 """The columns :func:`entry_of_row` reads, on the history table."""
@@ -51,8 +59,8 @@ def _decoded(value: Any) -> Any:
 
 
 def record_of_row(row: Sequence[Any]) -> Record:
-    """A record from a row of :data:`RECORD_COLUMNS` (its first five columns)."""
-    item_id, value, created, updated, expires = row[:5]
+    """A record from a row of :data:`RECORD_COLUMNS` (its first seven columns)."""
+    item_id, value, created, updated, expires, valid_from, valid_to = row[:7]
     *namespace, key = json.loads(item_id)
     return Record(
         namespace=tuple(namespace),
@@ -61,6 +69,8 @@ def record_of_row(row: Sequence[Any]) -> Record:
         created_at=created,
         updated_at=updated,
         expires_at=expires,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
 
 
@@ -174,18 +184,28 @@ def under(prefix: Namespace, column: str, mark: str) -> tuple[str, list[Any]]:
     return f"{column} >= {mark} AND {column} < {mark}", list(bounds)
 
 
-def live_under(prefix: Namespace, now: float | None, mark: str) -> tuple[str, list[Any]]:
-    """SQL conditions (items aliased ``i``) for liveness at ``now`` and a namespace prefix.
+def live_under(
+    prefix: Namespace, now: float | None, mark: str, valid: Validity | None = None
+) -> tuple[str, list[Any]]:
+    """SQL conditions (items aliased ``i``) for liveness at ``now``, validity and a prefix.
 
     Args:
         prefix: A namespace prefix; ``()`` covers everything.
         now: Unix seconds; ``None`` keeps expired records too.
         mark: The dialect's parameter mark (see :func:`under`).
+        valid: Which records by their validity (:meth:`memvault.model.Validity.admits`);
+            ``None``: all.
 
     Returns:
         The conditions and their parameters.
     """
     scope, params = under(prefix, "i.ns", mark)
+    if valid is not None:
+        scope = f"(i.valid_to IS NULL OR i.valid_to > {mark}) AND {scope}"
+        params = [valid.since, *params]
+        if valid.until is not None:
+            scope = f"i.valid_from <= {mark} AND {scope}"
+            params = [valid.until, *params]
     if now is None:
         return scope, params
     return f"(i.expires IS NULL OR i.expires > {mark}) AND {scope}", [now, *params]
