@@ -541,6 +541,19 @@ class VectorIndex(Protocol):
         """
         ...
 
+    def erase(self) -> bool:
+        """Leave no value of a deleted record readable in the index's files (hold the lock).
+
+        Called after an erase (``Backend.delete(..., erase=True)``), once the deletes were
+        applied: whatever copies the index keeps of deleted records (a log, freed space) must
+        go. An index that cannot do so in place throws itself away.
+
+        Returns:
+            ``True`` if the index is kept, less those copies; ``False`` if it was thrown away
+            (it is new and empty: every record is indexed again).
+        """
+        ...
+
     def info(self) -> dict[str, Any] | None:
         """The store's settings as last given to :meth:`set_info`, or None."""
         ...

@@ -16,6 +16,10 @@ copy is older than the record file's generation reopens its client before readin
 Chroma's own default embedding function downloads a model, so it is never used: the store
 always passes embeddings. No Chroma ``documents`` are stored, which spares Chroma's own
 full-text index on every write.
+
+An erase (``MemoryStore.delete(..., erase=True)``) also reaches Chroma's files
+(:meth:`ChromaIndex.erase`): what it guarantees and what it cannot reach is in
+``docs/erase.md``.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import functools
 import json
 import os
 import re
+import shutil
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -55,6 +61,19 @@ from memvault.model import Clauses, Namespace, Ranked, Record, Validity, Vector,
 T = TypeVar("T")
 _SEGMENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 """Chroma names each segment's folder by its UUID."""
+
+_DATABASE_FILES = {f"chroma.sqlite3{suffix}" for suffix in ("", "-journal", "-wal", "-shm")}
+"""Chroma's database in a store folder, and SQLite's journals of it."""
+_SET_ASIDE = "chroma.damaged-"
+"""How the folders holding a damaged index's files begin (``_Folder.set_aside``)."""
+
+_LOG_COLUMNS = {"seq_id", "operation", "topic", "id", "metadata"}
+"""The columns of Chroma's write-ahead log (``embeddings_queue`` in ``chroma.sqlite3``) that
+:func:`_scrub_database` reads and writes."""
+
+_DELETE = 3
+"""The ``operation`` of a delete in Chroma's write-ahead log (Chroma's ``Operation``: add 0,
+update 1, upsert 2, delete 3)."""
 
 PATH_ENV = "MEMVAULT_PATH"
 LOCK_TIMEOUT = 120.0
@@ -113,14 +132,87 @@ def _chroma_calls(method: Callable[..., T]) -> Callable[..., T]:
 def _chroma_entries(folder: Path) -> list[Path]:
     """Chroma's own files in a store folder, sorted.
 
-    ``chroma.sqlite3`` with any journal of it, and a folder per segment (the HNSW index).
+    ``chroma.sqlite3`` with any journal of it (not a record file whose collection name
+    begins with ``chroma.sqlite3``), and a folder per segment (the HNSW index).
     """
     return [
         entry
         for entry in sorted(folder.iterdir())
-        if entry.name.startswith("chroma.sqlite3")
-        or (entry.is_dir() and _SEGMENT.fullmatch(entry.name))
+        if entry.name in _DATABASE_FILES or (entry.is_dir() and _SEGMENT.fullmatch(entry.name))
     ]
+
+
+def _connect_database(database: Path) -> sqlite3.Connection:
+    """A connection of our own to Chroma's database, in autocommit, waiting out other writers.
+
+    Works beside Chroma's open clients, this process's and other processes' (they only keep
+    connections to the file); use it holding the folder's lock.
+    """
+    return sqlite3.connect(str(database), isolation_level=None, timeout=LOCK_TIMEOUT)
+
+
+def _scrub_log(db: sqlite3.Connection) -> bool:
+    """Empty the metadata of every record Chroma's write-ahead log holds after its deletion.
+
+    Chroma keeps every add in its write-ahead log (table ``embeddings_queue``) with the
+    record's metadata (``mv.record`` holds its whole value), after the record is deleted, until
+    every segment has persisted past it. Every log row followed by a delete of the same id in
+    the same collection gets empty metadata (``'{}'``), in one transaction. Its id, operation
+    and vector stay: Chroma replays the rows a segment has not persisted (the HNSW index needs
+    the vectors), and replaying such a row still adds the id and then deletes it, as before.
+    Call after the deletes were applied, then :func:`_rewrite`.
+
+    Args:
+        db: A connection to ``chroma.sqlite3`` (:func:`_connect_database`).
+
+    Returns:
+        ``False`` (nothing changed) if the log is not laid out as this function expects
+        (another Chroma version).
+    """
+    columns = {row[1] for row in db.execute("PRAGMA table_info(embeddings_queue)")}
+    if not _LOG_COLUMNS.issubset(columns):
+        return False
+    db.execute("PRAGMA secure_delete = ON")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(
+            "CREATE TEMP TABLE last_delete AS SELECT topic, id, max(seq_id) AS seq "
+            "FROM embeddings_queue WHERE operation = ? GROUP BY topic, id",
+            (_DELETE,),
+        )
+        db.execute("CREATE INDEX temp.last_delete_id ON last_delete (topic, id)")
+        db.execute(
+            "UPDATE embeddings_queue SET metadata = '{}' "
+            "WHERE operation != ? AND metadata IS NOT '{}' AND seq_id < "
+            "(SELECT d.seq FROM last_delete d "
+            "WHERE d.topic = embeddings_queue.topic AND d.id = embeddings_queue.id)",
+            (_DELETE,),
+        )
+        db.execute("DROP TABLE temp.last_delete")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return True
+
+
+def _rewrite(db: sqlite3.Connection) -> None:
+    """Rewrite Chroma's database so that no deleted row stays readable in it.
+
+    SQLite leaves deleted rows in the free space of its pages (here: the metadata segment's
+    rows of deleted records, the log rows :func:`_scrub_log` emptied). ``VACUUM`` with
+    ``secure_delete`` on rewrites the file from its live rows, and
+    ``wal_checkpoint(TRUNCATE)`` empties a write-ahead log if the file has one (Chroma's uses
+    a rollback journal, which SQLite deletes at the end of each transaction). Works whatever
+    the tables are.
+
+    Args:
+        db: A connection to ``chroma.sqlite3`` (:func:`_connect_database`), no transaction
+            open.
+    """
+    db.execute("PRAGMA secure_delete = ON")
+    db.execute("VACUUM")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def _settings() -> Any:
@@ -230,6 +322,33 @@ class _Folder:
         Returns:
             The folder they were moved to.
         """
+        self._stop()
+        aside = self.folder / f"{_SET_ASIDE}{time.strftime('%Y%m%dT%H%M%S')}"
+        aside.mkdir(exist_ok=True)
+        for entry in _chroma_entries(self.folder):
+            os.replace(entry, aside / entry.name)
+        return aside
+
+    def remove(self) -> None:
+        """Delete Chroma's files, so that a new, empty index starts (hold the lock).
+
+        ``chroma.sqlite3`` and the segment folders go, as with :meth:`set_aside`.
+        """
+        self._stop()
+        for entry in _chroma_entries(self.folder):
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+
+    def remove_set_aside(self) -> None:
+        """Delete the folders :meth:`set_aside` made (hold the lock)."""
+        for aside in sorted(self.folder.glob(f"{_SET_ASIDE}*")):
+            if aside.is_dir():
+                shutil.rmtree(aside)
+
+    def _stop(self) -> None:
+        """Close the client and forget Chroma's state, before its files go."""
         if self.client is not None:
             with contextlib.suppress(Exception):
                 self.client.close()
@@ -237,11 +356,6 @@ class _Folder:
         self._forget_system()
         self.version += 1
         self.loaded.clear()
-        aside = self.folder / f"chroma.damaged-{time.strftime('%Y%m%dT%H%M%S')}"
-        aside.mkdir(exist_ok=True)
-        for entry in _chroma_entries(self.folder):
-            os.replace(entry, aside / entry.name)
-        return aside
 
     def reload(self) -> None:
         """Reopen the client, so that it reads what other processes wrote (hold the lock).
@@ -336,10 +450,20 @@ class ChromaIndex:
         """
         if self._folder is not None:
             return str(self.set_aside())
-        with chroma_errors(self.where), contextlib.suppress(ValueError, KeyError):
-            self._client.delete_collection(self.name)
-        self._collection = None
+        self._delete_collection()
         return None
+
+    def _delete_collection(self) -> None:
+        """Delete the collection through Chroma (a missing one is no error).
+
+        Every index of this process on the folder fetches the new collection at its next use.
+        """
+        with chroma_errors(self.where), contextlib.suppress(ValueError, KeyError):
+            client = self._folder.connect() if self._folder is not None else self._client
+            client.delete_collection(self.name)
+        self._collection = None
+        if self._folder is not None:
+            self._folder.version += 1
 
     def set_aside(self) -> Path:
         """Move the folder's Chroma files aside (hold :meth:`opening`); see ``_Folder``."""
@@ -410,6 +534,72 @@ class ChromaIndex:
         collection.modify(metadata={**metadata, "mv.generation": generation})
         self.loaded_at(generation)
         return refused
+
+    def erase(self) -> bool:
+        """Leave no value of a deleted record readable in Chroma's files (hold the lock).
+
+        Call after the deletes were applied (:meth:`apply`). In a store folder, the folders of
+        damaged index files set aside earlier are deleted (they hold old records). Then
+        Chroma's database (``chroma.sqlite3``, of the folder or of a persistent client of this
+        process's; a client in memory has none) is scrubbed: its write-ahead log's copies of
+        deleted records are emptied (:func:`_scrub_log`) and the file rewritten
+        (:func:`_rewrite`). If the log is not laid out as expected (another Chroma version),
+        the collection is deleted instead (Chroma deletes its log rows with it), the file
+        rewritten, and a new, empty collection starts; if the file is damaged, Chroma's files
+        in the folder are deleted. See ``docs/erase.md``.
+
+        Returns:
+            ``True`` if the index is kept as it was, less the deleted records' values;
+            ``False`` if it was thrown away: it is new and empty (no generation, no settings),
+            every record must be indexed again.
+
+        Raises:
+            StoreBusyError: If another process kept Chroma's database busy past
+                :data:`LOCK_TIMEOUT`; call again.
+            BackendError: If SQLite failed otherwise (e.g. the disk is full), or Chroma failed
+                to delete the collection; call again.
+        """
+        database = self._database()
+        if self._folder is not None:
+            self._folder.remove_set_aside()
+        if database is None or not database.is_file():
+            return True
+        try:
+            with contextlib.closing(_connect_database(database)) as db:
+                if _scrub_log(db):
+                    _rewrite(db)
+                    return True
+            self._delete_collection()
+            with contextlib.closing(_connect_database(database)) as db:
+                _rewrite(db)
+            return False
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise StoreBusyError(
+                    f"another process kept Chroma's database {database} busy for "
+                    f"{LOCK_TIMEOUT:.0f} s; retry, or stop it"
+                ) from error
+            raise BackendError(
+                f"cannot erase deleted records from Chroma's database {database}: {error}"
+            ) from error
+        except sqlite3.DatabaseError as error:  # damaged
+            if self._folder is None:
+                raise BackendError(
+                    f"cannot erase deleted records from Chroma's database {database}: {error}"
+                ) from error
+            self._collection = None
+            self._folder.remove()
+            return False
+
+    def _database(self) -> Path | None:
+        """Chroma's database file (``chroma.sqlite3``), or None if Chroma keeps it in memory."""
+        if self._folder is not None:
+            return self._folder.folder / "chroma.sqlite3"
+        with chroma_errors(self.where):
+            settings = self._client.get_settings()
+        if not settings.is_persistent or not settings.persist_directory:
+            return None
+        return Path(settings.persist_directory) / "chroma.sqlite3"
 
     @_chroma_calls
     def nearest(

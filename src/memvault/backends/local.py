@@ -10,6 +10,12 @@ records the index has not caught up with.
 A write commits to the record file only, with its ids in the outbox; the outbox is applied to
 the index in batches (:meth:`LocalBackend.drain`) when it holds :data:`DRAIN_AT` ids, when the
 store closes, or on demand. A crash loses nothing acknowledged: the outbox survives it.
+
+An erase (``delete(..., erase=True)``) scrubs the record file, applies the outbox and then has
+the index drop its own copies of what was erased (:meth:`VectorIndex.erase
+<memvault.backends.base.VectorIndex.erase>`); the record file notes the erase until the index
+is done, so a crash or a busy index only defers that to the next drain. What an erase
+guarantees, and what it cannot reach: ``docs/erase.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +35,12 @@ import numpy as np
 
 from memvault.backends.base import Backend, VectorIndex
 from memvault.backends.sqlite.record_file import RecordFile
-from memvault.errors import BackendError, MemvaultWarning, StoreBusyError, StoreDamagedError
+from memvault.errors import (
+    BackendError,
+    MemvaultWarning,
+    StoreBusyError,
+    StoreDamagedError,
+)
 from memvault.model import (
     Change,
     Clauses,
@@ -71,6 +82,9 @@ it holds are ranked exactly, so searches never miss them."""
 
 DRAIN_BATCH = 2_000
 """Ids applied to the vector index per step of :meth:`LocalBackend.drain`."""
+
+_DAMAGED = ".damaged-"
+"""What a record file moved aside as damaged has after its name, before the time."""
 
 
 class LocalBackend(Backend):
@@ -140,7 +154,7 @@ class LocalBackend(Backend):
                     "from the other; nothing was changed. Restore the folder from a backup, or "
                     "move it aside and import an export into a new store"
                 ) from error
-            moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
+            moved = path.with_name(f"{path.name}{_DAMAGED}{time.strftime('%Y%m%dT%H%M%S')}")
             for suffix in ("", "-wal", "-shm"):
                 source = Path(f"{path}{suffix}")
                 if source.exists() or source.is_symlink():
@@ -306,12 +320,53 @@ class LocalBackend(Backend):
         ``expected`` is checked in that transaction. See :meth:`Backend.delete
         <memvault.backends.base.Backend.delete>`.
 
+        With ``erase``, the record file is scrubbed
+        (:meth:`~memvault.backends.sqlite.record_file.RecordFile.delete`), then the outbox is
+        applied to the index and the index drops its copies of what was erased
+        (:meth:`drain`). A record file set aside as damaged earlier (``*.damaged-*``) is not
+        touched: it may hold records found nowhere else; a :class:`MemvaultWarning` names it.
+        See ``docs/erase.md``.
+
         Raises:
             ConflictError: Where a record named in ``expected`` is absent, expired or of
                 another ``updated_at``; nothing is deleted.
+            StoreBusyError: With ``erase``, if another process held the index past the lock
+                timeout: the record file is erased, the index is scrubbed at the next drain
+                (a later write, search of the index or close, by any process).
+            BackendError: Likewise, if the index failed.
         """
+        if erase and self.index is not None:
+            self.records.set_erase_pending(True)  # before: a crash leaves it to the next drain
         self.records.delete(ids, now=now, source=source, expected=expected, erase=erase)
-        self._drain_if_full()
+        if not erase:
+            self._drain_if_full()
+            return
+        self._warn_of_damaged_copies()
+        if self.index is None:
+            return
+        try:
+            self.drain()
+        except (StoreBusyError, BackendError) as error:
+            raise type(error)(
+                f"the record file {self.records.path or '(in memory)'} is erased, but not yet "
+                f"the vector index: {error}; it is at the next write or close of the store"
+            ) from error
+
+    def _warn_of_damaged_copies(self) -> None:
+        """Warn of record files moved aside as damaged, which an erase cannot reach."""
+        path = self.records.path
+        if path is None:
+            return
+        copies = sorted(p.name for p in path.parent.glob(f"{path.name}{_DAMAGED}*"))
+        if copies:
+            warnings.warn(
+                f"the store folder {path.parent} keeps damaged record files set aside "
+                f"earlier ({', '.join(copies)}), which an erase does not touch: they may hold "
+                "the erased memories, and records found nowhere else; delete them once you "
+                "have recovered what you need from them",
+                MemvaultWarning,
+                stacklevel=4,
+            )
 
     def _drain_if_full(self) -> None:
         if self.index is not None and self.records.outbox_size() >= self.drain_at:
@@ -321,6 +376,8 @@ class LocalBackend(Backend):
         """Apply the outbox to the vector index.
 
         Records the index refuses are quarantined (logged; still found, by exact ranking).
+        Then, if an erase is pending (the record file notes it until done), the index drops its
+        copies of erased records (:meth:`_erase_from_index`).
 
         Args:
             wait: Wait for another process that holds the index; ``False``: leave the outbox
@@ -334,37 +391,78 @@ class LocalBackend(Backend):
         """
         if self.index is None:
             return 0
-        applied = 0
         with self.index.locked(self.records.generation, write=True, wait=wait) as held:
             if not held:
                 return 0
-            while rows := self.records.outbox(DRAIN_BATCH):
-                ids = [record_id for record_id, _ in rows]
-                found = self.records.get(ids)
-                vectors = self.records.vectors(ids)
-                present = [
-                    (r, v) for r, v in zip(found, vectors) if r is not None and v is not None
-                ]
-                deleted = [i for i, r in zip(ids, found) if r is None]
-                generation = self.records.generation() + 1
-                self.records.begin_apply(generation)
-                refused = self.index.apply(
-                    [r for r, _ in present],
-                    [v for _, v in present],
-                    deleted,
-                    generation=generation,
-                )
-                self.records.mark_applied(rows, refused, generation=generation)
-                for record_id, reason in refused.items():
-                    log.warning(
-                        "the vector index refused %s (%s); ranked exactly", record_id, reason
-                    )
-                applied += len(rows)
-                if len(rows) < DRAIN_BATCH:
-                    break
-            if applied:
+            applied = self._apply_outbox()
+            erased = self.records.erase_pending()
+            if erased and not self._erase_from_index():
+                applied += self._apply_outbox()  # fill the new index now
+            if applied or erased:
                 self._remember_index(self.index.count(), self.index.generation())
         return applied
+
+    def _apply_outbox(self) -> int:
+        """Apply the outbox to the index in batches (hold the index for writing).
+
+        Returns:
+            How many outbox ids were applied.
+        """
+        assert self.index is not None
+        applied = 0
+        while rows := self.records.outbox(DRAIN_BATCH):
+            ids = [record_id for record_id, _ in rows]
+            found = self.records.get(ids)
+            vectors = self.records.vectors(ids)
+            present = [(r, v) for r, v in zip(found, vectors) if r is not None and v is not None]
+            deleted = [i for i, r in zip(ids, found) if r is None]
+            generation = self.records.generation() + 1
+            self.records.begin_apply(generation)
+            refused = self.index.apply(
+                [r for r, _ in present],
+                [v for _, v in present],
+                deleted,
+                generation=generation,
+            )
+            self.records.mark_applied(rows, refused, generation=generation)
+            for item_id, reason in refused.items():
+                log.warning("the vector index refused %s (%s); ranked exactly", item_id, reason)
+            applied += len(rows)
+            if len(rows) < DRAIN_BATCH:
+                break
+        return applied
+
+    def _erase_from_index(self) -> bool:
+        """Have the index drop its copies of erased records, and clear the pending erase.
+
+        Call holding the index for writing, with the outbox applied. An index that had to
+        throw itself away (:meth:`VectorIndex.erase
+        <memvault.backends.base.VectorIndex.erase>` returns ``False``) starts at a generation
+        no process has loaded (so every other one reloads it), gets the store's settings
+        back, and every record is queued for it; a :class:`MemvaultWarning` says so.
+
+        Returns:
+            Whether the index was kept.
+        """
+        assert self.index is not None
+        kept = self.index.erase()
+        if not kept:
+            generation = self.records.generation() + 1
+            self.records.begin_apply(generation)
+            self.index.apply([], np.zeros((0, 0), dtype=np.float32), [], generation=generation)
+            info = self.records.info()
+            if info is not None:
+                self.index.set_info(info)
+            queued = self.records.requeue_all(generation)
+            warnings.warn(
+                f"the vector index of {self.records.path or '(in memory)'} could not be "
+                f"scrubbed in place after an erase; it was thrown away and is rebuilt from the "
+                f"record file (all {queued} records queued to be indexed again)",
+                MemvaultWarning,
+                stacklevel=5,
+            )
+        self.records.set_erase_pending(False)
+        return kept
 
     # -- reads ----------------------------------------------------------------------------
 

@@ -6,8 +6,9 @@ as JSON: embedder name, dimension and fingerprint), ``generation`` (outbox batch
 index has applied), ``applying`` (the generation of a batch being applied; cleared when it
 is), ``seq`` (the last outbox sequence number), ``index_stamp`` (the vector index's record
 count and generation when last read, with the state of its files, so that a store opens
-without starting the index while they are unchanged: ``LocalBackend._index_readings``). They are
-read and written inside the caller's hold on the connection.
+without starting the index while they are unchanged: ``LocalBackend._index_readings``), ``erase``
+(set before an erase, cleared once the vector index keeps no copy of what was erased:
+``LocalBackend.drain``). They are read and written inside the caller's hold on the connection.
 """
 
 from __future__ import annotations

@@ -191,6 +191,24 @@ class RecordFile:
         with self._use(), self._transaction():
             meta.write(self._db, "applying", str(generation))
 
+    def erase_pending(self) -> bool:
+        """Whether an erase is still to be finished in the vector index (meta ``erase``)."""
+        with self._use():
+            return meta.read(self._db, "erase") is not None
+
+    def set_erase_pending(self, pending: bool) -> None:
+        """Note that an erase is to be finished in the vector index, or that it was.
+
+        Args:
+            pending: ``True`` before an erase, ``False`` once the index holds no copy of
+                what was erased.
+        """
+        with self._use(), self._transaction():
+            if pending:
+                meta.write(self._db, "erase", "1")
+            else:
+                self._db.execute("DELETE FROM meta WHERE name = 'erase'")
+
     def index_stamp(self) -> dict[str, Any] | None:
         """What the vector index held when last read, with the state of its files, or None.
 
