@@ -31,8 +31,10 @@ import os
 import re
 import shutil
 import sqlite3
+import struct
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,6 +54,7 @@ from memvault.errors import (
     BackendError,
     InvalidArgumentError,
     MemvaultError,
+    MemvaultWarning,
     StoreBusyError,
     StoreClosedError,
     StoreDamagedError,
@@ -74,6 +77,11 @@ _LOG_COLUMNS = {"seq_id", "operation", "topic", "id", "metadata"}
 _DELETE = 3
 """The ``operation`` of a delete in Chroma's write-ahead log (Chroma's ``Operation``: add 0,
 update 1, upsert 2, delete 3)."""
+
+_HNSW_HEADER = struct.Struct("=iQQQQ")
+"""The start of an HNSW segment's ``header.bin`` as Chroma's hnswlib writes it (native byte
+order): persistence version, level-0 offset, capacity, element count, bytes per element."""
+_HNSW_VERSION = 1
 
 PATH_ENV = "MEMVAULT_PATH"
 LOCK_TIMEOUT = 120.0
@@ -213,6 +221,57 @@ def _rewrite(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA secure_delete = ON")
     db.execute("VACUUM")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _segments(folder: Path) -> set[Path]:
+    """The HNSW segment folders of a Chroma database in ``folder``."""
+    if not folder.is_dir():
+        return set()
+    return {e for e in folder.iterdir() if e.is_dir() and _SEGMENT.fullmatch(e.name)}
+
+
+def _clear_unused(segment: Path) -> None:
+    """Zero what an HNSW segment's files hold past their elements.
+
+    Chroma's hnswlib writes a new index's ``data_level0.bin`` and ``length.bin`` whole, as long
+    as its capacity, from memory it never cleared (``malloc``): past the elements added they
+    hold whatever the process's heap held before, which may be text it handled (records'
+    metadata). An element added later is cleared and written in its place, so the bytes past
+    the element count in ``header.bin`` are the only ones left; they are zeroed (a file that
+    is zero there already is not written). A header of another layout is left alone, with a
+    :class:`~memvault.errors.MemvaultWarning`.
+
+    Args:
+        segment: A segment folder (:func:`_segments`); call holding the folder's lock.
+
+    Raises:
+        OSError: If a file cannot be read or written.
+    """
+    try:
+        header = (segment / "header.bin").read_bytes()[: _HNSW_HEADER.size]
+    except FileNotFoundError:
+        return  # not written yet
+    fields = _HNSW_HEADER.unpack(header) if len(header) == _HNSW_HEADER.size else None
+    if fields is None or fields[0] != _HNSW_VERSION or fields[1] != 0 or fields[4] == 0:
+        warnings.warn(
+            f"the HNSW files of Chroma's index in {segment} are of a layout memvault does not "
+            "know; their unused space was not cleared and may hold fragments of erased "
+            "memories (see docs/erase.md)",
+            MemvaultWarning,
+            stacklevel=2,
+        )
+        return
+    _, _, _, elements, stride = fields
+    for name, used in (("data_level0.bin", elements * stride), ("length.bin", elements * 4)):
+        path = segment / name
+        if not path.is_file():
+            continue
+        with open(path, "r+b") as file:
+            file.seek(used)
+            while chunk := file.read(1 << 20):
+                if chunk.count(0) != len(chunk):
+                    file.seek(-len(chunk), os.SEEK_CUR)
+                    file.write(bytes(len(chunk)))
 
 
 def _settings() -> Any:
@@ -504,6 +563,7 @@ class ChromaIndex:
         returned with the reason.
         """
         collection = self._current()
+        segments = self._segments()
         refused: dict[str, str] = {}
         ids = [r.id for r in records]
         for start in range(0, len(ids) + len(deleted), self.max_batch):
@@ -533,6 +593,8 @@ class ChromaIndex:
         metadata = {k: v for k, v in (collection.metadata or {}).items() if k.startswith("mv.")}
         collection.modify(metadata={**metadata, "mv.generation": generation})
         self.loaded_at(generation)
+        for segment in self._segments() - segments:  # started by this batch
+            _clear_unused(segment)
         return refused
 
     def erase(self) -> bool:
@@ -543,10 +605,13 @@ class ChromaIndex:
         Chroma's database (``chroma.sqlite3``, of the folder or of a persistent client of this
         process's; a client in memory has none) is scrubbed: its write-ahead log's copies of
         deleted records are emptied (:func:`_scrub_log`) and the file rewritten
-        (:func:`_rewrite`). If the log is not laid out as expected (another Chroma version),
-        the collection is deleted instead (Chroma deletes its log rows with it), the file
-        rewritten, and a new, empty collection starts; if the file is damaged, Chroma's files
-        in the folder are deleted. See ``docs/erase.md``.
+        (:func:`_rewrite`); and the unused space of the HNSW segment files, which may hold
+        text from the heap of the process that created them, is zeroed (:func:`_clear_unused`;
+        a segment this index starts later is cleared by :meth:`apply`). If the log is not laid
+        out as expected (another Chroma version), the collection is deleted instead (Chroma
+        deletes its log rows with it), the file rewritten, and a new, empty collection
+        starts; if the file is damaged, Chroma's files in the folder are deleted. See
+        ``docs/erase.md``.
 
         Returns:
             ``True`` if the index is kept as it was, less the deleted records' values;
@@ -556,8 +621,8 @@ class ChromaIndex:
         Raises:
             StoreBusyError: If another process kept Chroma's database busy past
                 :data:`LOCK_TIMEOUT`; call again.
-            BackendError: If SQLite failed otherwise (e.g. the disk is full), or Chroma failed
-                to delete the collection; call again.
+            BackendError: If SQLite or the file system failed otherwise (e.g. the disk is
+                full), or Chroma failed to delete the collection; call again.
         """
         database = self._database()
         if self._folder is not None:
@@ -566,13 +631,14 @@ class ChromaIndex:
             return True
         try:
             with contextlib.closing(_connect_database(database)) as db:
-                if _scrub_log(db):
-                    _rewrite(db)
-                    return True
-            self._delete_collection()
+                kept = _scrub_log(db)
+            if not kept:
+                self._delete_collection()
             with contextlib.closing(_connect_database(database)) as db:
                 _rewrite(db)
-            return False
+            for segment in sorted(self._segments()):
+                _clear_unused(segment)
+            return kept
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
                 raise StoreBusyError(
@@ -580,7 +646,7 @@ class ChromaIndex:
                     f"{LOCK_TIMEOUT:.0f} s; retry, or stop it"
                 ) from error
             raise BackendError(
-                f"cannot erase deleted records from Chroma's database {database}: {error}"
+                f"cannot erase deleted records from Chroma's files in {database.parent}: {error}"
             ) from error
         except sqlite3.DatabaseError as error:  # damaged
             if self._folder is None:
@@ -590,6 +656,15 @@ class ChromaIndex:
             self._collection = None
             self._folder.remove()
             return False
+        except OSError as error:
+            raise BackendError(
+                f"cannot erase deleted records from Chroma's files in {database.parent}: {error}"
+            ) from error
+
+    def _segments(self) -> set[Path]:
+        """The HNSW segment folders beside Chroma's database (none if it lives in memory)."""
+        database = self._database()
+        return set() if database is None else _segments(database.parent)
 
     def _database(self) -> Path | None:
         """Chroma's database file (``chroma.sqlite3``), or None if Chroma keeps it in memory."""
