@@ -6,7 +6,7 @@ what (:data:`~memvault.model.HistoryEvent`), the value before and after, and who
 ``"restore"``, or any short identifier of yours, see :func:`validate_source`). A backend writes
 a write's entries in the same step as its records (see :class:`~memvault.backends.base.Backend`);
 this module holds the rules every backend shares: which entries a write makes
-(:func:`entries_of_upsert`, :func:`entries_of_delete`, given its
+(:func:`entries_of_upsert`, :func:`entries_of_delete`, :func:`entries_of_erase`, given its
 :class:`~memvault.model.Change`), and how an exported entry is read back (:func:`read_entry`).
 
 The events, per key, follow one life cycle: ``add`` (nothing live was there), then any number
@@ -33,6 +33,7 @@ from memvault.namespace import validate_key, validate_namespace
 __all__ = [
     "SOURCE_PATTERN",
     "entries_of_delete",
+    "entries_of_erase",
     "entries_of_upsert",
     "new_entries",
     "read_entry",
@@ -184,6 +185,32 @@ def entries_of_delete(
         source: Who deletes.
     """
     return [_gone(old, now=now, source=source) for old in previous if old is not None]
+
+
+def entries_of_erase(ids: Iterable[str], *, now: float, source: str) -> list[HistoryEntry]:
+    """The entries an erase makes: ``"erase"`` at ``now`` per id, no value before or after.
+
+    Args:
+        ids: The record ids (:func:`~memvault.model.record_id`) that had a record or a
+            history, read in the erase's step.
+        now: Unix seconds of the erase.
+        source: Who erases.
+    """
+    entries = []
+    for item_id in ids:
+        *namespace, key = json.loads(item_id)
+        entries.append(
+            HistoryEntry(
+                namespace=tuple(namespace),
+                key=key,
+                event="erase",
+                at=now,
+                before=None,
+                after=None,
+                source=source,
+            )
+        )
+    return entries
 
 
 def _gone(old: Record, *, now: float, source: str) -> HistoryEntry:
