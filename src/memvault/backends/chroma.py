@@ -72,7 +72,7 @@ _SET_ASIDE = "chroma.damaged-"
 
 _LOG_COLUMNS = {"seq_id", "operation", "topic", "id", "metadata"}
 """The columns of Chroma's write-ahead log (``embeddings_queue`` in ``chroma.sqlite3``) that
-:func:`_scrub_database` reads and writes."""
+:func:`_scrub_log` reads and writes."""
 
 _DELETE = 3
 """The ``operation`` of a delete in Chroma's write-ahead log (Chroma's ``Operation``: add 0,
@@ -625,11 +625,12 @@ class ChromaIndex:
                 full), or Chroma failed to delete the collection; call again.
         """
         database = self._database()
-        if self._folder is not None:
-            self._folder.remove_set_aside()
-        if database is None or not database.is_file():
-            return True
+        where = database.parent if database is not None else self.where
         try:
+            if self._folder is not None:
+                self._folder.remove_set_aside()
+            if database is None or not database.is_file():
+                return True
             with contextlib.closing(_connect_database(database)) as db:
                 kept = _scrub_log(db)
             if not kept:
@@ -646,7 +647,7 @@ class ChromaIndex:
                     f"{LOCK_TIMEOUT:.0f} s; retry, or stop it"
                 ) from error
             raise BackendError(
-                f"cannot erase deleted records from Chroma's files in {database.parent}: {error}"
+                f"cannot erase deleted records from Chroma's files in {where}: {error}"
             ) from error
         except sqlite3.DatabaseError as error:  # damaged
             if self._folder is None:
@@ -658,7 +659,7 @@ class ChromaIndex:
             return False
         except OSError as error:
             raise BackendError(
-                f"cannot erase deleted records from Chroma's files in {database.parent}: {error}"
+                f"cannot erase deleted records from Chroma's files in {where}: {error}"
             ) from error
 
     def _segments(self) -> set[Path]:

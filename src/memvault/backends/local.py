@@ -35,12 +35,7 @@ import numpy as np
 
 from memvault.backends.base import Backend, VectorIndex
 from memvault.backends.sqlite.record_file import RecordFile
-from memvault.errors import (
-    BackendError,
-    MemvaultWarning,
-    StoreBusyError,
-    StoreDamagedError,
-)
+from memvault.errors import BackendError, MemvaultWarning, StoreBusyError, StoreDamagedError
 from memvault.model import (
     Change,
     Clauses,
@@ -331,8 +326,9 @@ class LocalBackend(Backend):
             ConflictError: Where a record named in ``expected`` is absent, expired or of
                 another ``updated_at``; nothing is deleted.
             StoreBusyError: With ``erase``, if another process held the index past the lock
-                timeout: the record file is erased, the index is scrubbed at the next drain
-                (a later write, search of the index or close, by any process).
+                timeout: the record file is erased, and the index is scrubbed at the next
+                drain by any process on the folder (a write that fills the outbox, a close,
+                another erase).
             BackendError: Likewise, if the index failed.
         """
         if erase and self.index is not None:
@@ -349,7 +345,8 @@ class LocalBackend(Backend):
         except (StoreBusyError, BackendError) as error:
             raise type(error)(
                 f"the record file {self.records.path or '(in memory)'} is erased, but not yet "
-                f"the vector index: {error}; it is at the next write or close of the store"
+                f"the vector index: {error}; the next drain (a close, a write that fills the "
+                "outbox, another erase) finishes it"
             ) from error
 
     def _warn_of_damaged_copies(self) -> None:
