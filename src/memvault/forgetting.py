@@ -15,7 +15,19 @@ it keeps in memory for the next turn's context
 (:meth:`memvault.turn_context.SessionTails.unquote`).
 
 What forgetting keeps: the history of every memory, the forgotten one's included, as
-``memvault history`` documents (the versions before the change hold the words).
+``memvault history`` documents (the versions before the change hold the words). Erasing
+(``erase=True``, for privacy: a health detail the user wants gone) keeps none of it: the
+forgotten memories are deleted with :meth:`MemoryStore.delete(..., erase=True)
+<memvault.MemoryStore.delete>` (their history entries keep event, time and source, not the
+text), and each neighbour whose context quotes a forgotten text, now or in a version its
+history holds, is erased too and written again, unquoted, as a new item (its history then
+starts with ``"erase"`` and ``"add"``; its ``created_at`` is the time of the erase, its
+validity kept). An export or a history read afterwards holds the text nowhere.
+
+Every rewrite keeps what a memory says about time: a memory holds from its ``valid_from``
+until its ``valid_to`` whatever its context says, so :func:`rewrite_values` writes each with
+its own validity (a closed memory stays closed). Forgetting reaches the memories that no
+longer hold too (``include_closed``): a superseded memory still says what it said.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from memvault.statements import sentences, states
 from memvault.store import MemoryStore
 from memvault.truncation import TRUNCATION_MARKER
 
-__all__ = ["NEIGHBOUR_POOL", "unquote_neighbours", "unquoted"]
+__all__ = ["NEIGHBOUR_POOL", "quotes", "rewrite_values", "unquote_neighbours", "unquoted"]
 
 _CUT_MARK = re.compile(
     re.escape(TRUNCATION_MARKER.removeprefix("… ")).replace(r"\{count:,\}", r"[\d,]+")
@@ -74,6 +86,60 @@ def unquoted(text: str, forgotten: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def quotes(value: Any, forgotten: Sequence[str]) -> bool:
+    """Whether a memory's value has a ``context`` that quotes a forgotten text (:func:`unquoted`).
+
+    Args:
+        value: A stored value (a dict), or ``None`` (a history entry's missing side).
+        forgotten: The texts forgotten.
+    """
+    context = value.get("context") if isinstance(value, dict) else None
+    return isinstance(context, str) and unquoted(context, forgotten) != context
+
+
+def rewrite_values(
+    store: MemoryStore,
+    namespace: Namespace,
+    updates: Sequence[tuple[MemoryItem, dict[str, Any]]],
+    *,
+    source: str,
+    ttl: Any = NOT_GIVEN,
+) -> None:
+    """Write new values of stored memories, each keeping when it holds, only over what was read.
+
+    A put without ``valid_from`` says the value holds from now, and without ``valid_to``
+    that it still holds; a memory whose context changed (forgotten words taken out, the
+    next turn's messages added) holds as it did. So the memories are written with their own
+    ``valid_from`` and ``valid_to``: one :meth:`~memvault.MemoryStore.put_many` per validity
+    (the memories of one turn share one), each only over the versions read
+    (``if_updated_at``).
+
+    Args:
+        store: The store.
+        namespace: The memories' namespace.
+        updates: Each memory as read and its new value.
+        source: Who writes, recorded in the history.
+        ttl: As :meth:`~memvault.MemoryStore.put_many` takes it (default: the store's).
+
+    Raises:
+        ConflictError: If a memory changed since it was read (the memories of the
+            validities written before stay written; read again and retry).
+    """
+    by_validity: dict[tuple[float, float | None], list[tuple[MemoryItem, dict[str, Any]]]] = {}
+    for item, value in updates:
+        by_validity.setdefault((item.valid_from, item.valid_to), []).append((item, value))
+    for (valid_from, valid_to), group in by_validity.items():
+        store.put_many(
+            namespace,
+            [(item.key, value) for item, value in group],
+            ttl=ttl,
+            source=source,
+            if_updated_at={item.key: item.updated_at for item, _ in group},
+            valid_from=valid_from,
+            valid_to=valid_to,
+        )
+
+
 def unquote_neighbours(
     store: MemoryStore,
     namespace: Namespace,
@@ -81,14 +147,20 @@ def unquote_neighbours(
     *,
     source: str,
     ttl: Any = NOT_GIVEN,
+    erase: bool = False,
 ) -> list[str]:
     """Take forgotten texts out of the contexts of the memories of one namespace.
 
     The :data:`NEIGHBOUR_POOL` memories of ``namespace`` (not below it) most like each
-    forgotten text are read (by BM25 where the backend serves it, else by embedding), and
-    each whose ``context`` quotes one (:func:`unquoted`) is written with the rest of its
-    context, only over the version read (``if_updated_at``): a memory changed meanwhile is
-    read again.
+    forgotten text are read (by BM25 where the backend serves it, else by embedding; those
+    that no longer hold too), and each whose ``context`` quotes one (:func:`unquoted`) is
+    written with the rest of its context and its own validity (:func:`rewrite_values`), only
+    over the version read (``if_updated_at``): a memory changed meanwhile is read again.
+
+    With ``erase``, such a memory, and one whose history holds a version that quotes a
+    forgotten text, is erased (:meth:`~memvault.MemoryStore.delete` with ``erase=True``, only
+    over the version read) and written again, unquoted, with its validity: no history entry
+    keeps the words (see the module's docstring).
 
     Args:
         store: The store.
@@ -97,26 +169,56 @@ def unquote_neighbours(
         source: Who forgets, recorded in the history of each memory changed.
         ttl: Seconds until the memories changed expire, counted from now, as
             :meth:`~memvault.MemoryStore.put_many` takes it (default: the store's).
+        erase: Also erase the history of the memories that quoted a forgotten text.
 
     Returns:
-        The keys of the memories whose contexts changed.
+        The keys of the memories whose contexts changed (or, with ``erase``, were erased and
+        written again).
     """
     mode: SearchMode = "lexical" if "lexical" in store.backend.search_modes else "dense"
 
     def attempt() -> list[str]:
         found: dict[str, MemoryItem] = {}
         for text in forgotten:
-            for item in store.search(namespace, query=text, mode=mode, limit=NEIGHBOUR_POOL):
+            pool = store.search(
+                namespace, query=text, mode=mode, limit=NEIGHBOUR_POOL, include_closed=True
+            )
+            for item in pool:
                 if item.namespace == namespace:
                     found.setdefault(item.key, item)
-        updates, read = [], {}
+        updates = []
         for item in found.values():
-            context = item.value.get("context")
-            if isinstance(context, str) and (rest := unquoted(context, forgotten)) != context:
-                updates.append((item.key, {**item.value, "context": rest}))
-                read[item.key] = item.updated_at
-        if updates:
-            store.put_many(namespace, updates, ttl=ttl, source=source, if_updated_at=read)
-        return [key for key, _ in updates]
+            quoting = quotes(item.value, forgotten)
+            if quoting:
+                context = unquoted(item.value["context"], forgotten)
+                updates.append((item, {**item.value, "context": context}))
+            elif erase and _history_quotes(store, item, forgotten):
+                updates.append((item, item.value))
+        if not erase:
+            rewrite_values(store, namespace, updates, source=source, ttl=ttl)
+            return [item.key for item, _ in updates]
+        for item, value in updates:
+            store.delete(
+                namespace, item.key, source=source, if_updated_at=item.updated_at, erase=True
+            )
+            store.put(
+                namespace,
+                item.key,
+                value,
+                ttl=ttl,
+                source=source,
+                if_updated_at=None,
+                valid_from=item.valid_from,
+                valid_to=item.valid_to,
+            )
+        return [item.key for item, _ in updates]
 
     return retrying(attempt)
+
+
+def _history_quotes(store: MemoryStore, item: MemoryItem, forgotten: Sequence[str]) -> bool:
+    """Whether a version of ``item`` in its history has a context quoting a forgotten text."""
+    return any(
+        quotes(entry.before, forgotten) or quotes(entry.after, forgotten)
+        for entry in store.history(item.namespace, item.key)
+    )
