@@ -8,8 +8,9 @@ Two directions, one rule each:
   that day (UTC), so "as of 2023-06-02" includes what was said that day.
 - :func:`validity_text` says when a memory holds (:attr:`~memvault.MemoryItem.valid_from`,
   :attr:`~memvault.MemoryItem.valid_to`) in days, UTC: ``"since 2023-06-02"`` while it holds,
-  ``"2023-03-01 – 2023-06-02"`` once it was closed (superseded or ended). The block a model reads
-  (:func:`memvault.format_memories`) and the command line's listings say it so.
+  ``"2023-03-01 – 2023-06-02"`` once it was closed (superseded or ended), as the command
+  line's listings say it; the block a model reads (:func:`memvault.format_memories`) gives
+  the same days (:func:`day_text`) as its ``"since"`` and ``"until"`` fields.
 """
 
 from __future__ import annotations

@@ -150,8 +150,8 @@ def superseding(
 
     The new memory is written first (added, or merged into a current memory that says it,
     as :meth:`ScopedStore.remember` does), then ``old`` is closed at ``at``
-    (:meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>`; at ``old``'s
-    ``valid_from`` and after, where ``at`` came before it: turns replayed out of order).
+    (:meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>`; just after ``old``'s
+    ``valid_from`` where ``at`` is not after it, :func:`_closing`).
 
     Args:
         scoped: Where the memories are.
@@ -223,13 +223,18 @@ def _closed(scoped: ScopedStore, current: MemoryItem, at: float, source: str) ->
         return None
 
 
-def _closing(memory: MemoryItem, at: float) -> float | None:
+SHORTEST_SPAN = 1e-3
+"""Seconds a memory holds at least, once closed (a validity must not be empty)."""
+
+
+def _closing(memory: MemoryItem, at: float) -> float:
     """When ``memory`` stops holding, for a statement said at ``at`` that ends it.
 
-    ``at``; ``None`` (the store's default: now, or what replaces it begins) where ``at`` is
-    not after the memory's ``valid_from`` (a turn replayed before an earlier one).
+    ``at``, or :data:`SHORTEST_SPAN` after the memory's ``valid_from`` where ``at`` is not
+    after it (closed as it is written, by a clock that has not moved, or by a turn replayed
+    before an earlier one).
     """
-    return at if at > memory.valid_from else None
+    return max(at, memory.valid_from + SHORTEST_SPAN)
 
 
 def _stale(event: str, memory: MemoryItem, instead: str) -> None:
