@@ -86,7 +86,10 @@ class RecallArgs(BaseModel):
     @classmethod
     def _as_of(cls, value: str | None) -> str | None:
         if value is not None:
-            read_moment(value, "as_of")  # an InvalidArgumentError is a ValueError
+            try:
+                read_moment(value, "as_of")
+            except InvalidArgumentError as error:  # named once, by the schema's message
+                raise ValueError(str(error).removeprefix("as_of ")) from None
         return value
 
 
