@@ -121,6 +121,36 @@ def is_live(expires_at: float | None, now: float) -> bool:
     return expires_at is None or expires_at > now
 
 
+def holds_during(
+    valid_from: float, valid_to: float | None, since: float, until: float | None = None
+) -> bool:
+    """Whether a read asking what held from ``since`` to ``until`` returns an item.
+
+    The rule :class:`memvault.model.Validity` documents: an item holds in the world from its
+    ``valid_from`` until its ``valid_to`` (``None``: still holds), the end excluded; a read
+    returns it when what it says still held after ``since`` and, where ``until`` is given, had
+    begun by then. A read of now asks ``since=now``; ``as_of=T`` asks ``since=until=T``; a
+    query naming a past period asks ``since`` its start.
+
+    Args:
+        valid_from: When the item began to hold, Unix seconds.
+        valid_to: When it stopped holding, Unix seconds, or ``None``.
+        since: Unix seconds.
+        until: Unix seconds, or ``None`` (no bound).
+
+    Example:
+        >>> holds_during(100.0, 200.0, since=200.0)  # ended exactly then
+        False
+        >>> holds_during(100.0, 200.0, since=150.0, until=150.0)  # as of 150
+        True
+        >>> holds_during(100.0, None, since=50.0, until=50.0)  # not yet begun
+        False
+    """
+    if valid_to is not None and not valid_to > since:
+        return False
+    return until is None or valid_from <= until
+
+
 def query_words(query: str) -> set[str]:
     """The words a lexical query searches for, lower-cased.
 
