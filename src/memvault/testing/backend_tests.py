@@ -1045,7 +1045,7 @@ class BackendTests(ContractBase):
                     if read == "recent":
                         ordered = sorted(candidates, key=lambda r: (-r.updated_at, r.id))
                         for limit, offset in PAGES:
-                            found = backend.recent(
+                            recent = backend.recent(
                                 prefix,
                                 clauses=clauses,
                                 now=NOW,
@@ -1054,7 +1054,7 @@ class BackendTests(ContractBase):
                                 offset=offset,
                             )
                             page = ordered[offset : offset + limit]
-                            assert found == page, f"{case}, limit={limit}, offset={offset}"
+                            assert recent == page, f"{case}, limit={limit}, offset={offset}"
                         continue
                     for number, text in enumerate(_SPAN_QUERIES):
                         query = _vector(self, text, 2.5 + number)

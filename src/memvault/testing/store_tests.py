@@ -681,7 +681,7 @@ class StoreTests(ContractBase):
         """
         plain = store.put(ALICE, "plain", {"text": "plain"})
         assert (plain.valid_from, plain.valid_to) == (clock.now, None)
-        said = store.put(ALICE, "said", {"text": "said"}, timestamp=clock.now - 100)
+        (said,) = store.put_many(ALICE, [("said", {"text": "said"})], timestamp=clock.now - 100)
         assert (said.valid_from, said.valid_to) == (clock.now - 100, None)
         march, june = _utc(2023, 3, 1), _utc(2023, 6, 1)
         seconds = store.put(ALICE, "seconds", {"text": "s"}, valid_from=march, valid_to=june)
