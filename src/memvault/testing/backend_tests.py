@@ -189,7 +189,9 @@ def _check_ranking(
         f"{case}: {len(found)} hits, expected {min(limit, len(expected))}: {found}"
     )
     for i, score in found:
-        assert i in expected, f"{case}: {i} must not be found (out of scope, expired, filtered)"
+        assert i in expected, (
+            f"{case}: {i} must not be found (out of scope, expired, filtered, not valid)"
+        )
         known = expected[i]
         if known is None:
             assert score > 0, f"{case}: BM25 score of {i} is {score}, not > 0"
@@ -1157,7 +1159,7 @@ class BackendTests(ContractBase):
                 offset=offset,
                 valid=valid,
             )
-            asked = f"search of {case}, mode={mode}, limit={limit}, offset={offset}"
+            asked = f"{case}, mode={mode}, limit={limit}, offset={offset}"
             found = backend.search(request)
             assert found == Backend.search(backend, request), asked
             if mode is None:

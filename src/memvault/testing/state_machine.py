@@ -321,21 +321,23 @@ class StoreStateMachine(RuleBasedStateMachine):
             self.record((namespace, by), "update", new.value, linked, "api")
             self.model[(namespace, by)] = replace(new, value=linked, updated_at=now)
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
-    def delete(self, namespace: Namespace, key: str) -> None:
-        """Delete a key, present or not."""
-        self.store.delete(namespace, key)
-        self.gone((namespace, key), "api")
+    @rule(
+        namespace=st.sampled_from(NAMESPACES),
+        key=st.sampled_from(KEYS),
+        erase=st.sampled_from([False, False, True]),
+    )
+    def delete(self, namespace: Namespace, key: str, erase: bool) -> None:
+        """Delete a key, present or not; or erase it: its item goes, and its history's values.
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
-    def erase(self, namespace: Namespace, key: str) -> None:
-        """Erase a key: its item goes, and every value its history held.
-
-        Where there was an item or a history, each entry keeps its event, time and source
-        with no values, and ``"erase"`` is recorded now; where neither, nothing.
+        An erase, where there was an item or a history, leaves each entry its event, time
+        and source with no values and records ``"erase"`` now; where neither, nothing. The
+        key's history is read at once (another step reading it is rare).
         """
-        self.store.delete(namespace, key, erase=True)
+        self.store.delete(namespace, key, erase=erase)
         ident = (namespace, key)
+        if not erase:
+            self.gone(ident, "api")
+            return
         self.model.pop(ident, None)
         if self.histories.get(ident):
             self.histories[ident] = [
@@ -344,6 +346,7 @@ class StoreStateMachine(RuleBasedStateMachine):
             self.histories[ident].append(
                 HistoryEntry(*ident, "erase", self.clock.now, None, None, "api")
             )
+        assert self.store.history(namespace, key) == self.histories.get(ident, [])
 
     @rule(seconds=st.sampled_from([1.0, 10.0, 100.0]))
     def advance(self, seconds: float) -> None:

@@ -229,7 +229,7 @@ EXPECTED = {  # tests each broken backend must fail
     "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
     "TestIgnoresValidity": {
         f"test_reads_return_what_the_validity_admits[{read}]"
-        for read in ["recent", "dense", "dense_records", "lexical", "both_rankings"]
+        for read in ["recent", "dense", "dense_records", "lexical", "both_rankings", "search"]
     },
     "TestValidityAfterLimit": {"test_reads_return_what_the_validity_admits[dense]"},
     "TestErasesLikeADelete": {
