@@ -5,7 +5,9 @@ what every read returns against :mod:`memvault.testing.oracle`: liveness at ``no
 expiring exactly then is expired), namespace prefixes segment by segment, filters, order
 (ties by id), limits and offsets, cosine similarities of the vectors written, BM25 results
 that share a word with the query, and both rankings of a hybrid search fetched in one call
-equal to each fetched alone.
+equal to each fetched alone. Records carry their validity (``valid_from``, ``valid_to``) as
+written, every read returns only what its :class:`~memvault.model.Validity` admits, and an
+erase (``delete(..., erase=True)``) leaves no value in the history.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from memvault.errors import ConflictError, InvalidArgumentError, StoreClosedErro
 from memvault.filters import normalize_filter
 from memvault.model import (
     Change,
+    Clauses,
     HistoryEntry,
     Namespace,
     Ranked,
@@ -1038,141 +1041,24 @@ class BackendTests(ContractBase):
             pytest.skip(f"{type(backend).__name__} serves no hybrid search (search_modes)")
         written = self._fill_spans(backend)
         limits, pages = itertools.cycle(LIMITS), itertools.cycle(PAGES)
-        for valid in _VALIDITIES:
-            for prefix in _SPAN_PREFIXES:
-                for filter in _SPAN_FILTERS:
-                    candidates = self._candidates(written, prefix, filter, NOW, valid)
-                    clauses = normalize_filter(filter)
-                    case = f"{read}({prefix}, {filter}, valid={valid})"
-                    if read == "recent":
-                        ordered = sorted(candidates, key=lambda r: (-r.updated_at, r.id))
-                        for limit, offset in PAGES:
-                            recent = backend.recent(
-                                prefix,
-                                clauses=clauses,
-                                now=NOW,
-                                valid=valid,
-                                limit=limit,
-                                offset=offset,
-                            )
-                            page = ordered[offset : offset + limit]
-                            assert recent == page, f"{case}, limit={limit}, offset={offset}"
-                        continue
-                    for number, text in enumerate(_SPAN_QUERIES):
-                        query = _vector(self, text, 2.5 + number)
-                        dense: dict[str, float | None] = {
-                            r.id: _cosine(written[r.id][1], query) for r in candidates
-                        }
-                        lexical: dict[str, float | None] = {
-                            r.id: None for r in candidates if shares_query_word(r.value, text)
-                        }
-                        asked = f"{case} for {text!r}"
-                        if read == "search":
-                            self._check_search_pages(
-                                backend,
-                                written,
-                                candidates,
-                                lexical,
-                                text,
-                                query,
-                                clauses,
-                                valid,
-                                page=next(pages),
-                                prefix=prefix,
-                                case=asked,
-                            )
-                            continue
-                        limit = next(limits)
-                        asked += f", limit={limit}"
-                        if read == "dense":
-                            found = backend.dense(
-                                prefix,
-                                embedding=query,
-                                clauses=clauses,
-                                now=NOW,
-                                valid=valid,
-                                limit=limit,
-                            )
-                            _check_ranking(found, dense, limit, case=asked)
-                        elif read == "dense_records":
-                            pairs = backend.dense_records(
-                                prefix,
-                                embedding=query,
-                                clauses=clauses,
-                                now=NOW,
-                                valid=valid,
-                                limit=limit,
-                            )
-                            ranked = [(record.id, score) for record, score in pairs]
-                            _check_ranking(ranked, dense, limit, case=asked)
-                            for record, _ in pairs:
-                                assert record == written[record.id][0], asked
-                        elif read == "lexical":
-                            found = backend.lexical(
-                                text, prefix, clauses=clauses, now=NOW, valid=valid, limit=limit
-                            )
-                            _check_ranking(found, lexical, limit, case=asked)
-                        else:
-                            both = backend.both_rankings(
-                                text,
-                                prefix,
-                                embedding=query,
-                                clauses=clauses,
-                                now=NOW,
-                                valid=valid,
-                                limit=limit,
-                            )
-                            _check_ranking(both[0], dense, limit, case=f"dense of {asked}")
-                            _check_ranking(both[1], lexical, limit, case=f"lexical of {asked}")
-
-    @staticmethod
-    def _check_search_pages(
-        backend: Backend,
-        written: dict[str, tuple[Record, list[float]]],
-        candidates: list[Record],
-        lexical: dict[str, float | None],
-        text: str,
-        query: list[float],
-        clauses: Any,
-        valid: Validity,
-        *,
-        page: tuple[int, int],
-        prefix: Namespace,
-        case: str,
-    ) -> None:
-        """``search`` with ``valid``, in every mode and without a query, returns admitted records.
-
-        Each page is what :meth:`Backend.search` makes of the primitives, holds only records
-        ``valid`` admits (as written), and is as long as the admitted records allow.
-        """
-        limit, offset = page
-        allowed = {r.id for r in candidates}
-        for mode in (None, *backend.search_modes):
-            request = SearchRequest(
+        for valid, prefix, filter in itertools.product(_VALIDITIES, _SPAN_PREFIXES, _SPAN_FILTERS):
+            asked = _Asked(
                 prefix=prefix,
-                mode=mode,
-                query=None if mode is None else text,
-                embedding=None if mode in (None, "lexical") else np.asarray(query),
-                clauses=clauses,
-                now=NOW,
-                limit=limit,
-                offset=offset,
+                clauses=normalize_filter(filter),
                 valid=valid,
+                candidates=self._candidates(written, prefix, filter, NOW, valid),
+                case=f"{read}({prefix}, {filter}, valid={valid})",
             )
-            asked = f"{case}, mode={mode}, limit={limit}, offset={offset}"
-            found = backend.search(request)
-            assert found == Backend.search(backend, request), asked
-            if mode is None:
-                ordered = sorted(candidates, key=lambda r: (-r.updated_at, r.id))
-                assert [record for record, _ in found] == ordered[offset : offset + limit], asked
+            if read == "recent":
+                for page in PAGES:
+                    _check_recent_page(backend, asked, page)
                 continue
-            ids = [record.id for record, _ in found]
-            pool = set(lexical) if mode == "lexical" else allowed
-            assert len(ids) == len(set(ids)), f"{asked}: an id came back twice: {ids}"
-            assert set(ids) <= pool, f"{asked}: {sorted(set(ids) - pool)} must not be found"
-            assert len(ids) == min(limit, max(0, len(pool) - offset)), f"{asked}: {ids}"
-            for record, _ in found:
-                assert record == written[record.id][0], asked
+            for number, text in enumerate(_SPAN_QUERIES):
+                query = _vector(self, text, 2.5 + number)
+                if read == "search":
+                    _check_search_pages(backend, asked, written, text, query, next(pages))
+                else:
+                    _check_ranked_read(backend, read, asked, written, text, query, next(limits))
 
     # -- erase ----------------------------------------------------------------------------
 
@@ -1291,3 +1177,123 @@ class BackendTests(ContractBase):
 
 def _ids_of(ranked: Ranked) -> list[str]:
     return [i for i, _ in ranked]
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One read of the validity tests: where, which, and the records it may return.
+
+    Attributes:
+        prefix: The namespace prefix read.
+        clauses: Its filter, normalized.
+        valid: Its validity.
+        candidates: The live records in scope that match and ``valid`` admits.
+        case: How a failure names the read.
+    """
+
+    prefix: Namespace
+    clauses: Clauses
+    valid: Validity
+    candidates: list[Record]
+    case: str
+
+
+def _check_recent_page(backend: Backend, asked: _Asked, page: tuple[int, int]) -> None:
+    """``recent`` with ``asked.valid`` returns a page of the admitted records, newest first."""
+    limit, offset = page
+    ordered = sorted(asked.candidates, key=lambda r: (-r.updated_at, r.id))
+    found = backend.recent(
+        asked.prefix,
+        clauses=asked.clauses,
+        now=NOW,
+        valid=asked.valid,
+        limit=limit,
+        offset=offset,
+    )
+    assert found == ordered[offset : offset + limit], f"{asked.case}, page {page}"
+
+
+def _check_ranked_read(
+    backend: Backend,
+    read: str,
+    asked: _Asked,
+    written: dict[str, tuple[Record, list[float]]],
+    text: str,
+    query: list[float],
+    limit: int,
+) -> None:
+    """``dense``, ``dense_records``, ``lexical`` or ``both_rankings`` rank admitted records.
+
+    Dense rankings hold the ``limit`` best cosines of the admitted records; lexical ones
+    the admitted records sharing a word with ``text``.
+    """
+    dense: dict[str, float | None] = {
+        r.id: _cosine(written[r.id][1], query) for r in asked.candidates
+    }
+    lexical: dict[str, float | None] = {
+        r.id: None for r in asked.candidates if shares_query_word(r.value, text)
+    }
+    case = f"{asked.case} for {text!r}, limit={limit}"
+    where: dict[str, Any] = {
+        "clauses": asked.clauses,
+        "now": NOW,
+        "valid": asked.valid,
+        "limit": limit,
+    }
+    if read == "dense":
+        found = backend.dense(asked.prefix, embedding=query, **where)
+        _check_ranking(found, dense, limit, case=case)
+    elif read == "dense_records":
+        pairs = backend.dense_records(asked.prefix, embedding=query, **where)
+        _check_ranking([(r.id, score) for r, score in pairs], dense, limit, case=case)
+        assert [r for r, _ in pairs] == [written[r.id][0] for r, _ in pairs], case
+    elif read == "lexical":
+        _check_ranking(backend.lexical(text, asked.prefix, **where), lexical, limit, case=case)
+    else:
+        both = backend.both_rankings(text, asked.prefix, embedding=query, **where)
+        _check_ranking(both[0], dense, limit, case=f"dense of {case}")
+        _check_ranking(both[1], lexical, limit, case=f"lexical of {case}")
+
+
+def _check_search_pages(
+    backend: Backend,
+    asked: _Asked,
+    written: dict[str, tuple[Record, list[float]]],
+    text: str,
+    query: list[float],
+    page: tuple[int, int],
+) -> None:
+    """``search`` with ``asked.valid``, in every mode and without a query, finds admitted records.
+
+    Each page is what :meth:`Backend.search` makes of the primitives, holds only records
+    ``valid`` admits (as written; for ``"lexical"``, those sharing a word with ``text``) and
+    is as long as they allow.
+    """
+    limit, offset = page
+    allowed = {r.id for r in asked.candidates}
+    matching = {r.id for r in asked.candidates if shares_query_word(r.value, text)}
+    for mode in (None, *backend.search_modes):
+        request = SearchRequest(
+            prefix=asked.prefix,
+            mode=mode,
+            query=None if mode is None else text,
+            embedding=None if mode in (None, "lexical") else np.asarray(query),
+            clauses=asked.clauses,
+            now=NOW,
+            limit=limit,
+            offset=offset,
+            valid=asked.valid,
+        )
+        case = f"search {asked.case} for {text!r}, mode={mode}, limit={limit}, offset={offset}"
+        found = backend.search(request)
+        assert found == Backend.search(backend, request), case
+        if mode is None:
+            ordered = sorted(asked.candidates, key=lambda r: (-r.updated_at, r.id))
+            assert [record for record, _ in found] == ordered[offset : offset + limit], case
+            continue
+        ids = [record.id for record, _ in found]
+        pool = matching if mode == "lexical" else allowed
+        assert len(ids) == len(set(ids)), f"{case}: an id came back twice: {ids}"
+        assert set(ids) <= pool, f"{case}: {sorted(set(ids) - pool)} must not be found"
+        assert len(ids) == min(limit, max(0, len(pool) - offset)), f"{case}: {ids}"
+        assert [r for r, _ in found] == [written[i][0] for i in ids], case

@@ -16,6 +16,8 @@ The filter language, as documented:
 - a bool equals only a bool, a str only a str, and numbers (int or float) compare as 64-bit
   floats;
 - ``$gt $gte $lt $lte`` match numeric fields only (never a bool or a str).
+
+Validity, as :class:`memvault.model.Validity` documents it, is :func:`holds_during`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Every store here is ``MemoryStore(backend=make_backend(), embedder=make_embedder
 clock=clock.time)`` (fixtures ``store`` and ``new_store``): values round-trip, ids never
 collide, prefixes are segment-wise, filters give their documented results, TTLs expire on the
 fake clock, writes are all or nothing, export/import round-trips and every operation has an
-async twin.
+async twin. Validity: ``valid_from``/``valid_to`` given in seconds or datetimes, ``supersede``
+closing a memory and linking its replacement, searches of now, ``as_of`` and of a past period
+a query names, and an erase that leaves no trace of the text in an export.
 """
 
 from __future__ import annotations
