@@ -20,9 +20,13 @@ What forgetting keeps: the history of every memory, the forgotten one's included
 forgotten memories are deleted with :meth:`MemoryStore.delete(..., erase=True)
 <memvault.MemoryStore.delete>` (their history entries keep event, time and source, not the
 text), and each neighbour whose context quotes a forgotten text, now or in a version its
-history holds, is erased too and written again, unquoted, as a new item (its history then
-starts with ``"erase"`` and ``"add"``; its ``created_at`` is the time of the erase, its
-validity kept). An export or a history read afterwards holds the text nowhere.
+history holds, is erased too and written again, unquoted, as a new item (its earlier
+entries keep no values, then come ``"erase"`` and ``"add"``; its ``created_at`` is the time
+of the erase, its validity kept). An export or a history read afterwards holds the text
+nowhere. What no erase reaches: exports, backups and copies made before, and what left the
+store (a model's conversation, a framework's checkpoints); the agent layer keeps the texts
+it unquotes from later turns in the process's memory only
+(:meth:`~memvault.turn_context.SessionTails.unquote`).
 
 Every rewrite keeps what a memory says about time: a memory holds from its ``valid_from``
 until its ``valid_to`` whatever its context says, so :func:`rewrite_values` writes each with
@@ -157,10 +161,12 @@ def unquote_neighbours(
     written with the rest of its context and its own validity (:func:`rewrite_values`), only
     over the version read (``if_updated_at``): a memory changed meanwhile is read again.
 
-    With ``erase``, such a memory, and one whose history holds a version that quotes a
-    forgotten text, is erased (:meth:`~memvault.MemoryStore.delete` with ``erase=True``, only
-    over the version read) and written again, unquoted, with its validity: no history entry
-    keeps the words (see the module's docstring).
+    With ``erase``, such a memory, and every key of the namespace whose history holds a
+    version that quotes a forgotten text (the whole history of the namespace is read: a
+    neighbour unquoted by an earlier forget no longer shares a word with it), is erased
+    (:meth:`~memvault.MemoryStore.delete` with ``erase=True``, only over the version read)
+    and, where it still holds an item, written again, unquoted, with its validity: no history
+    entry keeps the words (see the module's docstring).
 
     Args:
         store: The store.
@@ -172,8 +178,7 @@ def unquote_neighbours(
         erase: Also erase the history of the memories that quoted a forgotten text.
 
     Returns:
-        The keys of the memories whose contexts changed (or, with ``erase``, were erased and
-        written again).
+        The keys of the memories whose contexts changed (with ``erase``: the keys erased).
     """
     mode: SearchMode = "lexical" if "lexical" in store.backend.search_modes else "dense"
 
@@ -186,39 +191,48 @@ def unquote_neighbours(
             for item in pool:
                 if item.namespace == namespace:
                     found.setdefault(item.key, item)
-        updates = []
-        for item in found.values():
-            quoting = quotes(item.value, forgotten)
-            if quoting:
-                context = unquoted(item.value["context"], forgotten)
-                updates.append((item, {**item.value, "context": context}))
-            elif erase and _history_quotes(store, item, forgotten):
-                updates.append((item, item.value))
+        updates = [
+            (item, {**item.value, "context": unquoted(item.value["context"], forgotten)})
+            for item in found.values()
+            if quotes(item.value, forgotten)
+        ]
         if not erase:
             rewrite_values(store, namespace, updates, source=source, ttl=ttl)
             return [item.key for item, _ in updates]
-        for item, value in updates:
-            store.delete(
-                namespace, item.key, source=source, if_updated_at=item.updated_at, erase=True
-            )
-            store.put(
-                namespace,
-                item.key,
-                value,
-                ttl=ttl,
-                source=source,
-                if_updated_at=None,
-                valid_from=item.valid_from,
-                valid_to=item.valid_to,
-            )
-        return [item.key for item, _ in updates]
+        rewritten = {item.key: value for item, value in updates}
+        erased = dict.fromkeys([*rewritten, *_histories_quoting(store, namespace, forgotten)])
+        for key in erased:
+            current = found.get(key) or store.get(namespace, key)
+            expected = NOT_GIVEN if current is None else current.updated_at
+            store.delete(namespace, key, source=source, if_updated_at=expected, erase=True)
+            if current is not None:  # written again, unquoted, holding as it did
+                store.put(
+                    namespace,
+                    key,
+                    rewritten.get(key, current.value),
+                    ttl=ttl,
+                    source=source,
+                    if_updated_at=None,
+                    valid_from=current.valid_from,
+                    valid_to=current.valid_to,
+                )
+        return list(erased)
 
     return retrying(attempt)
 
 
-def _history_quotes(store: MemoryStore, item: MemoryItem, forgotten: Sequence[str]) -> bool:
-    """Whether a version of ``item`` in its history has a context quoting a forgotten text."""
-    return any(
-        quotes(entry.before, forgotten) or quotes(entry.after, forgotten)
-        for entry in store.history(item.namespace, item.key)
-    )
+def _histories_quoting(
+    store: MemoryStore, namespace: Namespace, forgotten: Sequence[str]
+) -> list[str]:
+    """The keys of ``namespace`` (exactly) with a history entry whose context quotes a text.
+
+    Every history entry of the namespace is read (a neighbour unquoted by an earlier forget
+    no longer shares a word with the text, so no search finds it): an erase reads all.
+    """
+    keys: dict[str, None] = {}
+    for entry in store.backend.history_under(namespace):
+        if entry.namespace == namespace and (
+            quotes(entry.before, forgotten) or quotes(entry.after, forgotten)
+        ):
+            keys[entry.key] = None
+    return list(keys)

@@ -62,8 +62,7 @@ def read_moment(text: Any, field: str) -> float:
             moment = None
     if moment is None:
         raise InvalidArgumentError(
-            f"{field} must be an ISO 8601 date or date-time such as {EXAMPLES}, got "
-            f"{shown(text)}"
+            f"{field} must be an ISO 8601 date or date-time such as {EXAMPLES}, got {shown(text)}"
         )
     try:
         return validate_moment(moment, field)

@@ -234,7 +234,7 @@ def _closing(memory: MemoryItem, at: float) -> float:
     after it (closed as it is written, by a clock that has not moved, or by a turn replayed
     before an earlier one).
     """
-    return max(at, memory.valid_from + SHORTEST_SPAN)
+    return at if at > memory.valid_from else memory.valid_from + SHORTEST_SPAN
 
 
 def _stale(event: str, memory: MemoryItem, instead: str) -> None:

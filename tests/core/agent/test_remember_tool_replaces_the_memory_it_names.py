@@ -8,6 +8,7 @@ import pytest
 
 from memvault import AgentMemory, HashingEmbedder, InMemoryBackend, MemoryStore, Reconciler
 from memvault.memory_tools import NOT_REPLACED, arun_memory_tool, run_memory_tool
+from memvault.testing import FakeClock
 from tests.core.models import ScriptedModel
 
 LISBON, PORTO = "The user lives in Lisbon.", "The user lives in Porto."
@@ -19,13 +20,21 @@ def model():
 
 
 @pytest.fixture
-def scope(model):
-    store = MemoryStore(embedder=HashingEmbedder(dim=256), backend=InMemoryBackend())
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def scope(model, clock):
+    store = MemoryStore(
+        embedder=HashingEmbedder(dim=256), backend=InMemoryBackend(), clock=clock.time
+    )
     return AgentMemory(store, reconciler=Reconciler(model)).scope(user_id="alice")
 
 
-def test_the_named_memory_is_superseded_without_a_model_call(scope, model):
+def test_the_named_memory_is_superseded_without_a_model_call(scope, model, clock):
     lisbon = scope.remember(LISBON)
+    clock.advance(60)
     said = run_memory_tool(scope, "remember", {"text": PORTO, "replaces": lisbon.key})
 
     (porto,) = scope.list()
@@ -54,8 +63,9 @@ def test_an_id_of_no_current_memory_writes_nothing_and_says_so(scope, replaces):
     assert [item.text for item in scope.list()] == [LISBON]
 
 
-def test_a_memory_replaced_already_is_no_current_memory(scope):
+def test_a_memory_replaced_already_is_no_current_memory(scope, clock):
     lisbon = scope.remember(LISBON)
+    clock.advance(60)
     run_memory_tool(scope, "remember", {"text": PORTO, "replaces": lisbon.key})
     said = run_memory_tool(
         scope, "remember", {"text": "The user lives in Faro.", "replaces": lisbon.key}
