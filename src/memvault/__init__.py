@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from memvault.extraction import FactExtractor
     from memvault.items import MemoryItem
     from memvault.minilm import MiniLMEmbedder
-    from memvault.model import HistoryEntry, Namespace, Validity
+    from memvault.model import HistoryEntry, Namespace
     from memvault.namespace import resolve_namespace
     from memvault.reconcile import Reconciler
     from memvault.statements import memory_key
@@ -58,7 +58,6 @@ __all__ = [
     "MemoryItem",
     "HistoryEntry",
     "Namespace",
-    "Validity",
     # where it keeps its memories
     "ChromaBackend",
     "InMemoryBackend",
@@ -154,7 +153,7 @@ _PUBLIC = {
     "memvault.extraction": ("FactExtractor",),
     "memvault.items": ("MemoryItem",),
     "memvault.minilm": ("MiniLMEmbedder",),
-    "memvault.model": ("HistoryEntry", "Namespace", "Validity"),
+    "memvault.model": ("HistoryEntry", "Namespace"),
     "memvault.namespace": ("resolve_namespace",),
     "memvault.reconcile": ("Reconciler",),
     "memvault.statements": ("memory_key",),

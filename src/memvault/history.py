@@ -186,6 +186,25 @@ def entries_of_delete(
     return [_gone(old, now=now, source=source) for old in previous if old is not None]
 
 
+def entries_of_erase(ids: Iterable[str], *, now: float, source: str) -> list[HistoryEntry]:
+    """The entries an erase makes: ``"erase"`` at ``now`` per id, with no values.
+
+    An erase replaces the ``"delete"``/``"expire"`` a delete records; the backend gives it the
+    ids that held a record or a history (an id with neither gets none), and in the same step
+    sets ``before`` and ``after`` of every earlier entry of those ids to ``None``.
+
+    Args:
+        ids: Record ids (:func:`memvault.model.record_id`).
+        now: Unix seconds of the erase.
+        source: Who erases.
+    """
+    made = []
+    for item_id in ids:
+        *namespace, key = json.loads(item_id)
+        made.append(HistoryEntry(tuple(namespace), key, "erase", now, None, None, source))
+    return made
+
+
 def _gone(old: Record, *, now: float, source: str) -> HistoryEntry:
     expired = not old.live(now)
     return HistoryEntry(

@@ -50,7 +50,7 @@ from memvault.errors import (
     StoreClosedError,
     StoreDamagedError,
 )
-from memvault.model import Clauses, Namespace, Ranked, Record, Vector, Vectors
+from memvault.model import Clauses, Namespace, Ranked, Record, Validity, Vector, Vectors
 
 T = TypeVar("T")
 _SEGMENT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -419,15 +419,16 @@ class ChromaIndex:
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
         """Ids nearest to ``embedding`` with ``1 - cosine distance``.
 
-        With a prefix and no filter, liveness is left to the caller (a clause nearly every
-        record matches makes Chroma materialise them all).
+        With a prefix and no filter, liveness and validity are left to the caller (a clause
+        nearly every record matches makes Chroma materialise them all).
         """
         collection = self._current()
-        condition, _ = nearest_where(prefix, clauses, now)
+        condition, _ = nearest_where(prefix, clauses, now, valid)
         found = collection.query(
             query_embeddings=np.asarray(embedding, dtype=np.float32).reshape(1, -1),
             n_results=max(1, min(limit, collection.count() or 1)),

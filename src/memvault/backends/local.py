@@ -38,6 +38,7 @@ from memvault.model import (
     Ranked,
     Record,
     SearchMode,
+    Validity,
     Vector,
     Vectors,
     record_id,
@@ -298,6 +299,7 @@ class LocalBackend(Backend):
         now: float,
         source: str,
         expected: Sequence[tuple[str, float]] = (),
+        erase: bool = False,
     ) -> None:
         """Delete records by id and record it, in one transaction; absent ids are ignored.
 
@@ -308,7 +310,7 @@ class LocalBackend(Backend):
             ConflictError: Where a record named in ``expected`` is absent, expired or of
                 another ``updated_at``; nothing is deleted.
         """
-        self.records.delete(ids, now=now, source=source, expected=expected)
+        self.records.delete(ids, now=now, source=source, expected=expected, erase=erase)
         self._drain_if_full()
 
     def _drain_if_full(self) -> None:
@@ -375,16 +377,34 @@ class LocalBackend(Backend):
         return list(self.records.vectors(ids))
 
     def recent(
-        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+        self,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
+        offset: int = 0,
     ) -> list[Record]:
-        """Live matching records, most recently updated first, ties by id."""
-        return self.records.recent(prefix, clauses=clauses, now=now, limit=limit, offset=offset)
+        """Live matching records ``valid`` admits, most recently updated first, ties by id."""
+        return self.records.recent(
+            prefix, clauses=clauses, now=now, valid=valid, limit=limit, offset=offset
+        )
 
     def lexical(
-        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
     ) -> Ranked:
         """BM25 ranking from the record file's FTS5 index (scores ``> 0``)."""
-        return self.records.lexical(query, prefix, clauses=clauses, now=now, limit=limit)
+        return self.records.lexical(
+            query, prefix, clauses=clauses, now=now, valid=valid, limit=limit
+        )
 
     def dense(
         self,
@@ -393,6 +413,7 @@ class LocalBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
         """The ``limit`` live matching records nearest to ``embedding``, by cosine similarity.
@@ -408,6 +429,7 @@ class LocalBackend(Backend):
             embedding=query,
             clauses=clauses,
             now=now,
+            valid=valid,
             limit=limit,
             within=None if self.index is None else self.exact_scope,
         )
@@ -419,9 +441,9 @@ class LocalBackend(Backend):
             wanted = limit + len(lagging) + 1
             while True:
                 hits = self.index.nearest(
-                    prefix, embedding=query, clauses=clauses, now=now, limit=wanted
+                    prefix, embedding=query, clauses=clauses, now=now, valid=valid, limit=wanted
                 )
-                live = self.records.live([i for i, _ in hits], now=now)
+                live = self.records.live([i for i, _ in hits], now=now, valid=valid)
                 kept = [(i, s) for i, s in hits if i in live and i not in lagging]
                 if len(hits) < wanted:
                     break
@@ -435,6 +457,7 @@ class LocalBackend(Backend):
             embedding=query,
             clauses=clauses,
             now=now,
+            valid=valid,
             limit=limit,
             within=None,
             only=lagging,

@@ -19,18 +19,23 @@ class OneQueryBackend(InMemoryBackend):
         super().__init__()
         self.calls: list[str] = []
 
-    def both_rankings(self, query, prefix, *, embedding, clauses, now, limit):
+    def both_rankings(self, query, prefix, *, embedding, clauses, now, valid, limit):
         self.calls.append("both_rankings")
-        dense = super().dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
-        return dense, super().lexical(query, prefix, clauses=clauses, now=now, limit=limit)
+        dense = super().dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
+        lexical = super().lexical(query, prefix, clauses=clauses, now=now, valid=valid, limit=limit)
+        return dense, lexical
 
-    def dense(self, prefix, *, embedding, clauses, now, limit):
+    def dense(self, prefix, *, embedding, clauses, now, valid, limit):
         self.calls.append("dense")
-        return super().dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        return super().dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
 
-    def lexical(self, query, prefix, *, clauses, now, limit):
+    def lexical(self, query, prefix, *, clauses, now, valid, limit):
         self.calls.append("lexical")
-        return super().lexical(query, prefix, clauses=clauses, now=now, limit=limit)
+        return super().lexical(query, prefix, clauses=clauses, now=now, valid=valid, limit=limit)
 
 
 @pytest.fixture

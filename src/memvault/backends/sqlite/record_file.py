@@ -40,7 +40,7 @@ from memvault.backends.sqlite import meta, outbox, rebuild, rows, schema, search
 from memvault.compare_and_set import check_expected, check_expected_deletes
 from memvault.errors import MemvaultError, StoreBusyError, StoreClosedError, StoreDamagedError
 from memvault.filters import PYTHON, compile_filter
-from memvault.history import entries_of_delete, entries_of_upsert
+from memvault.history import entries_of_delete, entries_of_erase, entries_of_upsert
 from memvault.lexical import query_terms
 from memvault.model import (
     Change,
@@ -49,6 +49,7 @@ from memvault.model import (
     Namespace,
     Ranked,
     Record,
+    Validity,
     ns_key,
     record_id,
     unit_vectors,
@@ -274,6 +275,7 @@ class RecordFile:
         now: float,
         source: str,
         expected: Sequence[tuple[str, float]] = (),
+        erase: bool = False,
     ) -> None:
         """Delete records by id, with their history entries, in one transaction.
 
@@ -287,6 +289,10 @@ class RecordFile:
             source: Who deletes.
             expected: ``(record id, updated_at)`` pairs: those records are deleted only
                 in the version live at ``now`` with that ``updated_at``.
+            erase: Also drop the values of the ids' history entries and record ``"erase"``
+                (:func:`~memvault.history.entries_of_erase`); then merge the FTS5 index (so
+                no segment keeps the deleted words) and rewrite the file (``VACUUM``, with
+                ``secure_delete`` on: freed pages are zeroed), and empty the WAL.
 
         Raises:
             ConflictError: Where a record named in ``expected`` is absent, expired or of
@@ -310,7 +316,14 @@ class RecordFile:
                 check_expected_deletes(named, [versions.get(i) for i in named], expected, now=now)
             outbox.queue(self._db, present, outbox.next_seq(self._db))
             rows.recount(self._db, touched)
-            rows.append_history(self._db, entries_of_delete(previous, now=now, source=source))
+            if not erase:
+                rows.append_history(self._db, entries_of_delete(previous, now=now, source=source))
+            else:
+                erased = rows.scrub_history(self._db, ids, present)
+                rows.append_history(self._db, entries_of_erase(erased, now=now, source=source))
+        if erase:
+            with self._use():
+                rows.compact(self._db)
 
     def rebuild(self, source: Iterable[tuple[Record, Sequence[float]]], *, generation: int) -> int:
         """Replace every record with those of ``source`` (e.g. a vector index's copies).
@@ -399,16 +412,17 @@ class RecordFile:
                 found.update((row[0], record_of_row(row)) for row in cursor)
         return [found.get(i) for i in ids]
 
-    def live(self, ids: Sequence[str], *, now: float) -> set[str]:
-        """Which of ``ids`` are records live at ``now`` (Unix seconds)."""
+    def live(self, ids: Sequence[str], *, now: float, valid: Validity) -> set[str]:
+        """Which of ``ids`` are records live at ``now`` (Unix seconds) that ``valid`` admits."""
         found: set[str] = set()
+        condition, params = live_under((), now, "?", valid)
         with self._use():
             for start in range(0, len(ids), _CHUNK):
                 chunk = list(ids[start : start + _CHUNK])
                 cursor = self._db.execute(
-                    f"SELECT id FROM items WHERE id IN ({','.join('?' * len(chunk))}) "
-                    "AND (expires IS NULL OR expires > ?)",
-                    [*chunk, now],
+                    f"SELECT i.id FROM items i WHERE i.id IN ({','.join('?' * len(chunk))}) "
+                    f"AND {condition}",
+                    [*chunk, *params],
                 )
                 found.update(row[0] for row in cursor)
         return found
@@ -484,13 +498,20 @@ class RecordFile:
             ).fetchone()[0]
 
     def recent(
-        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+        self,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
+        offset: int = 0,
     ) -> list[Record]:
         """Live records under ``prefix`` matching ``clauses``, newest ``updated_at`` first.
 
-        Ties go by id.
+        Only those ``valid`` admits; ties go by id.
         """
-        condition, params = live_under(prefix, now, "?")
+        condition, params = live_under(prefix, now, "?", valid)
         sql = (
             f"SELECT {RECORD_COLUMNS} FROM items i WHERE {condition} ORDER BY i.updated DESC, i.id"
         )
@@ -519,6 +540,7 @@ class RecordFile:
         embedding: np.ndarray,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
         within: int | None,
         only: set[str] | None = None,
@@ -534,6 +556,7 @@ class RecordFile:
             embedding: The query embedding at unit length, shape ``(dim,)``.
             clauses: Filter clauses, applied before ranking.
             now: Unix seconds; expired records are left out.
+            valid: Which records by their validity.
             limit: Most ids to return.
             within: Give up (return ``None``) if more than this many live records lie under
                 ``prefix``; ``None``: no bound.
@@ -545,14 +568,27 @@ class RecordFile:
         """
         with self._use():
             found = search.vector_rows(
-                self._db, prefix, filtered=bool(clauses), now=now, within=within, only=only
+                self._db,
+                prefix,
+                filtered=bool(clauses),
+                now=now,
+                valid=valid,
+                within=within,
+                only=only,
             )
         if found is None:
             return None
         return search.nearest(found, embedding, clauses=clauses, limit=limit)
 
     def lexical(
-        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
     ) -> Ranked:
         """Live records under ``prefix`` matching ``clauses``, best BM25 match first.
 
@@ -569,6 +605,7 @@ class RecordFile:
             prefix: Namespace prefix; ``()`` covers all.
             clauses: Filter clauses from :func:`memvault.filters.normalize_filter`.
             now: Unix seconds; records expired by then are left out.
+            valid: Which records by their validity (the statistics count every record).
             limit: Most ids to return.
 
         Returns:
@@ -579,7 +616,7 @@ class RecordFile:
             return []
         with self._use():
             found, documents, words = search.lexical_rows(
-                self._db, terms, prefix, filtered=bool(clauses), now=now
+                self._db, terms, prefix, filtered=bool(clauses), now=now, valid=valid
             )
         return search.lexical(
             found, terms, documents=documents, words=words, clauses=clauses, limit=limit

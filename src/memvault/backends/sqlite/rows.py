@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -57,7 +57,8 @@ def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) ->
     length, terms, body = stored_words(record.value)
     cursor = db.execute(
         "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
-        "vector, length, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "valid_from, valid_to, vector, length, terms) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             record.id,
             ns_key(record.namespace),
@@ -67,6 +68,8 @@ def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) ->
             record.created_at,
             record.updated_at,
             record.expires_at,
+            record.valid_from,
+            record.valid_to,
             None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
             length,
             terms,
@@ -135,6 +138,49 @@ def append_history(db: sqlite3.Connection, entries: Iterable[HistoryEntry]) -> N
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [history_row(e) for e in entries],
     )
+
+
+def scrub_history(db: sqlite3.Connection, ids: Sequence[str], present: Sequence[str]) -> list[str]:
+    """Drop the values of every history entry of ``ids`` (an erase), in the caller's transaction.
+
+    Args:
+        db: The record file's connection.
+        ids: Record ids being erased.
+        present: Those of them that held a record.
+
+    Returns:
+        The ids that held a record or a history, in the order of ``ids``: those an erase
+        records ``"erase"`` for.
+    """
+    with_history: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = list(ids[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        with_history.update(
+            row[0]
+            for row in db.execute(f"SELECT DISTINCT id FROM history WHERE id IN ({marks})", chunk)
+        )
+        db.execute(f"UPDATE history SET before = NULL, after = NULL WHERE id IN ({marks})", chunk)
+    kept = set(present) | with_history
+    return [item_id for item_id in dict.fromkeys(ids) if item_id in kept]
+
+
+def compact(db: sqlite3.Connection) -> None:
+    """Leave no deleted text readable in the file, after an erase (outside a transaction).
+
+    Merges the FTS5 index into one segment (``'optimize'``: a deleted row's words stay in the
+    older segments until they are merged), rewrites the file (``VACUUM``; with
+    ``secure_delete`` on, SQLite zeroes the pages it frees) and empties the write-ahead log
+    (``wal_checkpoint(TRUNCATE)``), which held the pages as they were. See SQLite's
+    documentation of ``PRAGMA secure_delete``, ``VACUUM`` and FTS5's ``optimize``.
+
+    Args:
+        db: The record file's connection, in autocommit (no transaction open).
+    """
+    db.execute("PRAGMA secure_delete = ON")
+    db.execute("INSERT INTO docs (docs) VALUES ('optimize')")
+    db.execute("VACUUM")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def history_of(db: sqlite3.Connection, item_id: str) -> list[HistoryEntry]:

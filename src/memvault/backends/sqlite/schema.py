@@ -6,7 +6,8 @@ Tables: ``items`` and the FTS5 ``docs`` of their words, ``namespaces``, ``histor
 The ``history`` table came without a schema bump (``CREATE TABLE IF NOT EXISTS``): a file
 written before it opens as it is and starts keeping history. Schema 3 added the words columns
 and made the FTS5 index hold folded words; schema 4 named the count of a namespace's records
-that never expire ``without_expiry`` (was ``lasting``). A file of an older schema is migrated
+that never expire ``without_expiry`` (was ``lasting``); schema 5 added each record's validity
+(``valid_from``, ``valid_to``). A file of an older schema is migrated
 in place when it is opened, inside the opening transaction (:data:`MIGRATIONS`, run by
 :func:`memvault.backends.sql.migrate`).
 """
@@ -19,18 +20,19 @@ import sqlite3
 from collections.abc import Callable
 
 from memvault.backends.sql import migrate
-from memvault.backends.sqlite import meta
+from memvault.backends.sqlite import meta, outbox
 from memvault.backends.sqlite.rows import index_words, recount
 from memvault.backends.sqlite.terms import stored_words
 from memvault.errors import StoreVersionError
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this memvault writes, kept in ``meta.schema``.
 
 2: the FTS5 index held raw text, ranked by its ``bm25()``. 3: each record's words
 (``items.length``, ``items.terms``) and each namespace's (``namespaces.words``), the FTS5
 index of folded words. 4: ``namespaces.without_expiry`` (was ``lasting``), how many of a
-namespace's records never expire.
+namespace's records never expire. 5: ``items.valid_from`` and ``items.valid_to``, when a
+record holds in the world (:class:`memvault.model.Validity`).
 """
 
 _TABLES = """
@@ -44,6 +46,8 @@ CREATE TABLE IF NOT EXISTS items (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     expires REAL,
+    valid_from REAL NOT NULL,
+    valid_to REAL,
     vector BLOB,
     length INTEGER NOT NULL DEFAULT 0,
     terms BLOB NOT NULL DEFAULT x''
@@ -93,6 +97,8 @@ _COLUMNS = {
         "created",
         "updated",
         "expires",
+        "valid_from",
+        "valid_to",
         "vector",
         "length",
         "terms",
@@ -165,10 +171,12 @@ def _version_of_tables(db: sqlite3.Connection) -> int:
 
     The columns, not ``meta.schema``, which a file gets only once it is built.
     """
-    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms"}:
+    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms", "valid_from", "valid_to"}:
         return 2
     if "lasting" in _columns(db, "namespaces"):
         return 3
+    if "valid_from" not in _columns(db, "items"):
+        return 4
     return SCHEMA_VERSION
 
 
@@ -216,5 +224,22 @@ def _to_4(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE namespaces RENAME COLUMN lasting TO without_expiry")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3, 4: _to_4}
+def _to_5(db: sqlite3.Connection) -> None:
+    """Bring a schema-4 file to schema 5, inside the opening transaction.
+
+    Adds ``items.valid_from`` (each record holds from its ``updated``, as a record written
+    without one does) and ``items.valid_to`` (``NULL``: still holds). SQLite cannot add a
+    ``NOT NULL`` column without a constant default, so ``valid_from`` defaults to 0 and is set
+    from ``updated`` at once; every write gives it. Every record is queued for the vector index
+    again, which then gets its validity metadata (until it has, the record is ranked exactly,
+    as any record the index lags on).
+    """
+    db.execute("ALTER TABLE items ADD COLUMN valid_from REAL NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE items ADD COLUMN valid_to REAL")
+    db.execute("UPDATE items SET valid_from = updated")
+    seq = outbox.next_seq(db)
+    db.execute("INSERT OR REPLACE INTO outbox (id, seq) SELECT id, ? FROM items", (seq,))
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3, 4: _to_4, 5: _to_5}
 """``{version: step}``: each step turns a file of the version before into this version."""

@@ -19,7 +19,7 @@ from memvault.backends.sql import live_under, under
 from memvault.backends.sqlite.terms import frequencies, scope_token
 from memvault.filters import PYTHON, compile_filter
 from memvault.lexical import bm25
-from memvault.model import Clauses, Namespace, Ranked
+from memvault.model import Clauses, Namespace, Ranked, Validity
 
 
 def best(ids: Sequence[str], scores: np.ndarray, limit: int) -> Ranked:
@@ -47,6 +47,7 @@ def vector_rows(
     *,
     filtered: bool,
     now: float,
+    valid: Validity,
     within: int | None,
     only: set[str] | None,
 ) -> list[Any] | None:
@@ -57,6 +58,7 @@ def vector_rows(
         prefix: Namespace prefix; ``()`` covers all.
         filtered: Whether to read the values too, for filter clauses.
         now: Unix seconds; expired records are left out.
+        valid: Which records by their validity.
         within: Give up (return ``None``) if more than this many live records lie under
             ``prefix``; ``None``: no bound.
         only: Read only these ids.
@@ -65,7 +67,7 @@ def vector_rows(
         ``(id, vector bytes)`` rows (``(id, vector bytes, value JSON)`` if ``filtered``), or
         ``None`` (see ``within``).
     """
-    condition, params = live_under(prefix, now, "?")
+    condition, params = live_under(prefix, now, "?", valid)
     if only is not None:
         if not only:
             return []
@@ -108,7 +110,13 @@ def nearest(rows: list[Any], embedding: np.ndarray, *, clauses: Clauses, limit: 
 
 
 def lexical_rows(
-    db: sqlite3.Connection, terms: Sequence[str], prefix: Namespace, *, filtered: bool, now: float
+    db: sqlite3.Connection,
+    terms: Sequence[str],
+    prefix: Namespace,
+    *,
+    filtered: bool,
+    now: float,
+    valid: Validity,
 ) -> tuple[list[Any], int, int]:
     """The live records under ``prefix`` holding any of ``terms``, and the scope's statistics.
 
@@ -121,6 +129,7 @@ def lexical_rows(
         prefix: Namespace prefix; ``()`` covers all.
         filtered: Whether to read the values too, for filter clauses.
         now: Unix seconds; records expired by then are left out.
+        valid: Which records by their validity (the statistics count every record).
 
     Returns:
         ``(id, length, terms column)`` rows (and the value JSON if ``filtered``); how many
@@ -130,7 +139,7 @@ def lexical_rows(
     expression = "body : (" + " OR ".join(f'"{term}"' for term in terms) + ")"
     if prefix:
         expression = f"scope : {scope_token(prefix)} AND {expression}"
-    condition, params = live_under(prefix, now, "?")
+    condition, params = live_under(prefix, now, "?", valid)
     scope, scope_params = under(prefix, "ns", "?")
     rows = db.execute(
         f"SELECT i.id, i.length, i.terms{', i.value' if filtered else ''} "
