@@ -6,7 +6,7 @@ what (:data:`~memvault.model.HistoryEvent`), the value before and after, and who
 ``"restore"``, or any short identifier of yours, see :func:`validate_source`). A backend writes
 a write's entries in the same step as its records (see :class:`~memvault.backends.base.Backend`);
 this module holds the rules every backend shares: which entries a write makes
-(:func:`entries_of_upsert`, :func:`entries_of_delete`, given its
+(:func:`entries_of_upsert`, :func:`entries_of_delete`, :func:`entries_of_erase`, given its
 :class:`~memvault.model.Change`), and how an exported entry is read back (:func:`read_entry`).
 
 The events, per key, follow one life cycle: ``add`` (nothing live was there), then any number
@@ -33,6 +33,7 @@ from memvault.namespace import validate_key, validate_namespace
 __all__ = [
     "SOURCE_PATTERN",
     "entries_of_delete",
+    "entries_of_erase",
     "entries_of_upsert",
     "new_entries",
     "read_entry",

@@ -15,6 +15,17 @@ orders entries of one ``at``). Chroma writes one collection per request, so a wr
 steps: the history entries first, then the records; if the records' write fails, the entries
 are deleted again. A crash of the writer between the two leaves entries of a change that never
 landed (never a change without its entries).
+
+Every record's metadata holds its validity (``mv.valid_from``, ``mv.valid_to``, see
+:mod:`memvault.backends.chroma_schema`), and every search keeps the records its
+:class:`~memvault.model.Validity` admits in its ``where``. A collection written by a memvault
+from before validity holds records without those keys, which no ``where`` on them would find:
+the first backend that opens it gives each such record the two keys (a record holds from its
+``updated_at``, still), and then marks the collection done (:data:`BACKFILLED`, in the history
+collection's metadata, which nothing else writes), so that later opens read one value. The
+records themselves (``mv.record``) are not rewritten. Machines that share a collection should
+all run a memvault that knows validity: a record an older one writes after the backfill lacks
+the keys, and searches do not find it until it is written again.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import json
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -34,6 +46,7 @@ from memvault.backends.chroma_schema import (
     DEFAULT_COLLECTION,
     PAGE,
     check_collection,
+    has_validity,
     metadata_of,
     nearest_where,
     record_of,
@@ -47,7 +60,7 @@ from memvault.errors import (
     MemvaultError,
     StoreClosedError,
 )
-from memvault.history import entries_of_delete, entries_of_upsert
+from memvault.history import entries_of_delete, entries_of_erase, entries_of_upsert
 from memvault.model import (
     Change,
     Clauses,
@@ -57,6 +70,7 @@ from memvault.model import (
     Ranked,
     Record,
     SearchMode,
+    Validity,
     Vector,
     Vectors,
     record_id,
@@ -66,6 +80,10 @@ HISTORY_SUFFIX = "__history"
 """Appended to a collection's name to name the collection of its history."""
 _DUMMY = [1.0]
 """The embedding of every history entry: the history collection is read by id and metadata."""
+BACKFILLED = "mv.validity"
+"""The history collection's metadata key (``True``) that says every record of the collection
+carries its validity (see the module docstring)."""
+_VALIDITY_KEYS = ("mv.valid_from", "mv.valid_to")
 
 
 class ChromaServerBackend(Backend):
@@ -85,6 +103,14 @@ class ChromaServerBackend(Backend):
     wins. A write larger than the server's batch limit is several requests; if one fails, the
     versions the earlier ones replaced are put back before the error is raised (a crash of
     this process in between leaves the earlier batches written).
+
+    An erase (``delete(..., erase=True)``) records ``"erase"``, deletes the records and then
+    empties the values of every history entry of those keys; if it fails between, erasing
+    the key again finishes it. Afterwards no record or history entry the collections return
+    holds the text. It cannot reach what the server keeps beyond them: Chroma's own
+    write-ahead log of the collection's writes (the ``embeddings_queue`` table of its SQLite
+    file, which holds every write's metadata, the text among it, until Chroma purges it),
+    pages of the server's files freed but not yet overwritten, and the server's backups.
 
     Raises:
         BackendUnavailableError: If the server cannot be reached (names host and port).
@@ -132,6 +158,34 @@ class ChromaServerBackend(Backend):
                 collection + HISTORY_SUFFIX, embedding_function=None
             )
             self.max_batch = int(client.get_max_batch_size())
+            if not (self.history_collection.metadata or {}).get(BACKFILLED):
+                self._backfill_validity()
+
+    def _backfill_validity(self) -> None:
+        """Give every record without ``mv.valid_from``/``mv.valid_to`` the two, then mark it.
+
+        Only those two keys are written (Chroma merges an update's metadata), so a record
+        another machine rewrites meanwhile keeps its own record; see the module docstring.
+        """
+        for offset in itertools.count(0, PAGE):
+            page = self.collection.get(limit=PAGE, offset=offset, include=["metadatas"])
+            lacking = [
+                (item_id, record_of(metadata))
+                for item_id, metadata in zip(page["ids"], page["metadatas"])
+                if not has_validity(metadata)
+            ]
+            for start in range(0, len(lacking), self.max_batch):
+                chunk = lacking[start : start + self.max_batch]
+                self.collection.update(
+                    ids=[item_id for item_id, _ in chunk],
+                    metadatas=[
+                        {name: metadata_of(record)[name] for name in _VALIDITY_KEYS}
+                        for _, record in chunk
+                    ],
+                )
+            if len(page["ids"]) < PAGE:
+                break
+        self.history_collection.modify(metadata={BACKFILLED: True})
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
@@ -179,24 +233,11 @@ class ChromaServerBackend(Backend):
         previous = self.get([r.id for r in records])
         check_expected(records, previous, change, now=now)
         stored = [
-            Record(
-                namespace=r.namespace,
-                key=r.key,
-                value=r.value,
-                created_at=old.created_at if old is not None and old.live(now) else r.created_at,
-                updated_at=r.updated_at,
-                expires_at=r.expires_at,
-            )
+            replace(r, created_at=old.created_at) if old is not None and old.live(now) else r
             for r, old in zip(records, previous)
         ]
         imported_ids = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
-        kept = [
-            entry
-            for start in range(0, len(imported_ids), 100)
-            for entry in _ordered(
-                self._history_pages({"mv.id": {"$in": imported_ids[start : start + 100]}})
-            )
-        ]
+        kept = _ordered(entry for _, entry in self._history_of(imported_ids))
         entries = entries_of_upsert(records, previous, now=now, change=change, kept=kept)
         logged = self._log(entries)
         try:
@@ -277,14 +318,48 @@ class ChromaServerBackend(Backend):
         return iter(every)
 
     def _history_pages(self, condition: dict[str, Any] | None) -> Iterator[dict[str, Any]]:
+        """The stored entries (``mv.entry``) matching ``condition``."""
+        yield from (entry for _, entry in self._history_rows(condition))
+
+    def _history_rows(
+        self, condition: dict[str, Any] | None
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(history collection id, stored entry)`` of the entries matching ``condition``."""
         for offset in itertools.count(0, PAGE):
             with self._translated():
                 page = self.history_collection.get(
                     where=condition, limit=PAGE, offset=offset, include=["metadatas"]
                 )
-            yield from (json.loads(m["mv.entry"]) for m in page["metadatas"])
+            yield from (
+                (i, json.loads(m["mv.entry"])) for i, m in zip(page["ids"], page["metadatas"])
+            )
             if len(page["ids"]) < PAGE:
                 return
+
+    def _history_of(self, ids: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        """:meth:`_history_rows` of the record ids ``ids``, 100 ids a request."""
+        return [
+            row
+            for start in range(0, len(ids), 100)
+            for row in self._history_rows({"mv.id": {"$in": list(ids[start : start + 100])}})
+        ]
+
+    def _scrub(self, ids: Sequence[str]) -> None:
+        """Set ``before`` and ``after`` of every history entry of the record ids to ``None``."""
+        rows = [
+            (i, {**entry, "before": None, "after": None})
+            for i, entry in self._history_of(ids)
+            if entry["before"] is not None or entry["after"] is not None
+        ]
+        with self._translated():
+            for start in range(0, len(rows), self.max_batch):
+                chunk = rows[start : start + self.max_batch]
+                self.history_collection.update(
+                    ids=[i for i, _ in chunk],
+                    metadatas=[
+                        {"mv.entry": json.dumps(entry, ensure_ascii=False)} for _, entry in chunk
+                    ],
+                )
 
     def _upsert(
         self, chunk: Sequence[Record], vectors: np.ndarray, previous: Sequence[Record | None]
@@ -350,8 +425,13 @@ class ChromaServerBackend(Backend):
         now: float,
         source: str,
         expected: Sequence[tuple[str, float]] = (),
+        erase: bool = False,
     ) -> None:
         """Delete records by id, history first; absent ids are ignored.
+
+        With ``erase``, ``"erase"`` is recorded for each id that has a record or a history,
+        the records are deleted, and then every history entry of those ids loses its values
+        (see the class docstring).
 
         ``expected`` is checked against the versions read just before, as :meth:`upsert`
         checks its compare-and-set: a Chroma server has no transaction, so the check catches
@@ -366,7 +446,16 @@ class ChromaServerBackend(Backend):
         distinct = list(dict.fromkeys(ids))
         previous = self.get(distinct)
         check_expected_deletes(distinct, previous, expected, now=now)
-        logged = self._log(entries_of_delete(previous, now=now, source=source))
+        if erase:
+            kept = {record_id(e["namespace"], e["key"]) for _, e in self._history_of(distinct)}
+            entries = entries_of_erase(
+                [i for i, old in zip(distinct, previous) if old is not None or i in kept],
+                now=now,
+                source=source,
+            )
+        else:
+            entries = entries_of_delete(previous, now=now, source=source)
+        logged = self._log(entries)
         try:
             with self._translated():
                 for start in range(0, len(ids), self.max_batch):
@@ -374,12 +463,21 @@ class ChromaServerBackend(Backend):
         except BaseException:
             self._unlog(logged)
             raise
+        if erase:
+            self._scrub(distinct)
 
     def recent(
-        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+        self,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
+        offset: int = 0,
     ) -> list[Record]:
-        """Live matching records, most recently updated first, ties by id."""
-        records = list(self._pages(where(prefix, clauses, now)))
+        """Live matching records ``valid`` admits, most recently updated first, ties by id."""
+        records = list(self._pages(where(prefix, clauses, now, valid)))
         records.sort(key=lambda r: (-r.updated_at, r.id))
         return records[offset : offset + limit]
 
@@ -390,16 +488,18 @@ class ChromaServerBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
-        """Ids of the live matching records nearest to ``embedding``, ``1 - cosine distance``.
+        """Ids of the live matching records ``valid`` admits nearest to ``embedding``.
 
-        With a namespace prefix and no filter the query first runs on the prefix alone (a
-        liveness clause that nearly every record matches makes Chroma materialise them all);
-        only if an expired record came back does it run again with liveness inside.
+        Scored ``1 - cosine distance``. With a namespace prefix and no filter the query first
+        runs on the prefix alone (a liveness or validity clause that nearly every record
+        matches makes Chroma materialise them all); only if an expired record or one
+        ``valid`` leaves out came back does it run again with both inside.
         """
         found = self.dense_records(
-            prefix, embedding=embedding, clauses=clauses, now=now, limit=limit
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
         )
         return [(record.id, score) for record, score in found]
 
@@ -410,14 +510,15 @@ class ChromaServerBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Found:
         """:meth:`dense` with each record: one query, which returns the records' metadata."""
         vector = np.asarray(embedding, dtype=np.float32).reshape(1, -1)
-        condition, narrowed = nearest_where(prefix, clauses, now)
+        condition, narrowed = nearest_where(prefix, clauses, now, valid)
         hits = self._nearest_with_ties(vector, condition, limit)
-        if narrowed and any(not record.live(now) for record, _ in hits):
-            hits = self._nearest_with_ties(vector, where(prefix, clauses, now), limit)
+        if narrowed and any(not (r.live(now) and r.holds(valid)) for r, _ in hits):
+            hits = self._nearest_with_ties(vector, where(prefix, clauses, now, valid), limit)
         return hits
 
     def _nearest_with_ties(

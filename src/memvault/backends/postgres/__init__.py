@@ -9,11 +9,13 @@ per write:
   :func:`~memvault.backends.base.record_id`), ``ns`` (the namespace as
   :func:`~memvault.model.ns_key` spells it, so that a namespace prefix is a range of one
   B-tree index, collation ``"C"``), the value (``json``: kept as written, so ``1e+20`` reads
-  back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated`` and
-  ``expires`` (Unix seconds, ``double precision``), the embedding (pgvector ``vector(dim)`` at
-  unit length, an HNSW index with cosine distance) and ``words`` (a ``tsvector`` with a GIN
-  index); its ``ns`` index carries ``expires`` and ``length``, so a scope is counted and its
-  mean length read from the index alone, and a record stays whole in its row up to 8 kB;
+  back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated``,
+  ``expires``, ``valid_from`` and ``valid_to`` (Unix seconds, ``double precision``; a
+  ``valid_to`` of ``NULL`` still holds, see :class:`~memvault.model.Validity`), the
+  embedding (pgvector ``vector(dim)`` at unit length, an HNSW index with cosine distance) and
+  ``words`` (a ``tsvector`` with a GIN index); its ``ns`` index carries ``expires`` and
+  ``length``, so a scope is counted and its mean length read from the index alone, and a
+  record stays whole in its row up to 8 kB;
 - ``history``: one row per change to a key (record id, time, event, source, value before and
   after), kept after the record is deleted (:mod:`memvault.history`);
 - ``meta``: the schema version
@@ -44,6 +46,15 @@ local store's Chroma index is.
 returns the dense and the BM25 ranking (the dense one counting the scope by the BM25
 statistics' count) with the records of their tops; the store's one fusion
 (:mod:`memvault.fusion`) orders them. A dense and a lexical search are one round trip too.
+
+**Validity**: every read keeps the records its :class:`~memvault.model.Validity` admits in
+its SQL, as it keeps the live ones; a lexical search counts a word's rarity over the live
+records whatever their validity (validity narrows the records returned, as a filter does).
+
+**Erase** (``delete(..., erase=True)``): one transaction deletes the rows (the value and its
+words, the store's only copies besides the history), empties ``before`` and ``after`` of
+every history entry of those keys and records ``"erase"``; what the server still keeps is in
+:class:`PostgresBackend`'s docstring.
 
 **Many writers**: every write takes a transaction-level advisory lock per key (in one sorted
 order, so two writers never deadlock) before it reads the versions it replaces, so two

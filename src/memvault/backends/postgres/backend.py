@@ -33,7 +33,7 @@ from memvault.backends.postgres.rankings import (
     rows_carrying_records,
 )
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
-from memvault.backends.postgres.statements import EXACT_SCOPE, SearchStatements
+from memvault.backends.postgres.statements import EXACT_SCOPE, SearchStatements, scope_of
 from memvault.backends.postgres.writes import LOCK_TIMEOUT
 from memvault.backends.sql import (
     HISTORY_COLUMNS,
@@ -56,6 +56,7 @@ from memvault.model import (
     Record,
     SearchMode,
     SearchRequest,
+    Validity,
     Vector,
     Vectors,
     namespace_of_key,
@@ -82,6 +83,13 @@ class PostgresBackend(Backend):
     and ``docs/architecture.md``). Needs the extra: ``pip install 'memvault[postgres]'`` (psycopg
     3, its pool, pgvector's adapter), and a server with the ``vector`` extension (created here
     if the user may; else run ``CREATE EXTENSION vector`` once as its owner).
+
+    An erase (``delete(..., erase=True)``) leaves no text in any table: a dump of the
+    database (``pg_dump``) holds none of it. It cannot reach what the server keeps beyond
+    its tables' live rows: the old row versions in the table, TOAST and index files (the
+    GIN index's words among them) until ``VACUUM`` frees their space and later writes reuse
+    it (``VACUUM FULL`` rewrites the files at once), the write-ahead log until it is
+    recycled (and archived WAL, replicas' copies and backups until they are replaced).
 
     Args:
         dsn: A libpq connection string or URI, e.g. ``"postgresql://user@host:5432/db"`` or
@@ -246,13 +254,16 @@ class PostgresBackend(Backend):
         now: float,
         source: str,
         expected: Sequence[tuple[str, float]] = (),
+        erase: bool = False,
     ) -> None:
         """Delete records by id and record it, in one transaction; absent ids are ignored.
 
         Each key is locked (advisory, transaction-level) before its version is deleted, and
         ``expected`` is checked against the versions deleted, under those locks
-        (:func:`memvault.backends.postgres.writes.delete`). See :meth:`Backend.delete
-        <memvault.backends.base.Backend.delete>`.
+        (:func:`memvault.backends.postgres.writes.delete`). With ``erase``, the same
+        transaction empties the values of the ids' history and records ``"erase"``; what
+        the server keeps beyond its tables is in the class docstring. See
+        :meth:`Backend.delete <memvault.backends.base.Backend.delete>`.
 
         Raises:
             ConflictError: Where a record named in ``expected`` is absent, expired or of
@@ -264,7 +275,15 @@ class PostgresBackend(Backend):
             return
         with self._connections.transaction() as cur:
             writes.wait_for(cur, self.lock_timeout)
-            writes.delete(cur, self.schema, distinct, now=now, source=source, expected=expected)
+            writes.delete(
+                cur,
+                self.schema,
+                distinct,
+                now=now,
+                source=source,
+                expected=expected,
+                erase=erase,
+            )
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -300,10 +319,17 @@ class PostgresBackend(Backend):
         return [found.get(i) for i in ids]
 
     def recent(
-        self, prefix: Namespace, *, clauses: Clauses, now: float, limit: int, offset: int = 0
+        self,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
+        offset: int = 0,
     ) -> list[Record]:
-        """Live matching records, most recently updated first, ties by id."""
-        scope, params = live_under(prefix, now, "%s")
+        """Live matching records ``valid`` admits, most recently updated first, ties by id."""
+        scope, params = scope_of(prefix, now, valid)
         where, more = filter_sql(clauses)
         rows = self._connections.fetch(
             f"SELECT {RECORD_COLUMNS} FROM {self.schema}.items i WHERE {scope} AND {where} "
@@ -333,7 +359,7 @@ class PostgresBackend(Backend):
         page_end = r.offset + r.limit
         if r.mode == "lexical":
             parts = self._statements.bm25_parts(
-                r.query, r.prefix, r.clauses, r.now, page_end, page_end
+                r.query, r.prefix, r.clauses, r.now, r.valid, page_end, page_end
             )
             if parts is None:
                 self._connections.live_pool()
@@ -352,7 +378,7 @@ class PostgresBackend(Backend):
         )
         lexical = by_score([(row[1], row[2]) for row in rows if row[0] == 2])
         dense = self._dense_ranking(
-            [row[:3] for row in rows], vector, r.prefix, r.clauses, r.now, FUSION_DEPTH
+            [row[:3] for row in rows], vector, r.prefix, r.clauses, r.now, r.valid, FUSION_DEPTH
         )
         dated: set[str] = set()
         if r.periods:  # the items of the two tops only, as the default search dates them
@@ -363,7 +389,9 @@ class PostgresBackend(Backend):
             dated = {i for i, at in created.items() if r.names_period_of(at)}
 
         def dense_below(n: int) -> Ranked:
-            return self.dense(r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, limit=n)
+            return self.dense(
+                r.prefix, embedding=embedding, clauses=r.clauses, now=r.now, valid=r.valid, limit=n
+            )
 
         top = (dense, lexical)
         page = hybrid_page(top, dense_below, offset=r.offset, limit=r.limit, dated=dated)
@@ -387,9 +415,12 @@ class PostgresBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
-        """The ``limit`` live matching records nearest to ``embedding``, by cosine similarity.
+        """The ``limit`` live matching records ``valid`` admits nearest to ``embedding``.
+
+        By cosine similarity.
 
         Exact (ties by id, also at the cut) for scopes of up to ``exact_scope`` live records;
         a larger scope asks the HNSW index with pgvector's iterative scan (approximate). One
@@ -398,7 +429,7 @@ class PostgresBackend(Backend):
         Returns:
             ``(id, cosine similarity)`` pairs, most similar first, ties by id.
         """
-        return self._rankings(None, prefix, embedding, clauses, now, limit)[0]
+        return self._rankings(None, prefix, embedding, clauses, now, valid, limit)[0]
 
     def dense_records(
         self,
@@ -407,6 +438,7 @@ class PostgresBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Found:
         """:meth:`dense` with each record, read by the ranking's statement: one round trip.
@@ -418,24 +450,34 @@ class PostgresBackend(Backend):
         """
         vector = unit_vectors([embedding])[0]
         size, nearest, params = self._statements.nearest(
-            vector, prefix, clauses, now, limit, carry=limit
+            vector, prefix, clauses, now, valid, limit, carry=limit
         )
         rows = self._connections.fetch(f"WITH {size} {nearest}", params)
-        ranked = self._dense_ranking([row[:3] for row in rows], vector, prefix, clauses, now, limit)
+        ranked = self._dense_ranking(
+            [row[:3] for row in rows], vector, prefix, clauses, now, valid, limit
+        )
         return self._with_carried(ranked, rows)
 
     def lexical(
-        self, query: str, prefix: Namespace, *, clauses: Clauses, now: float, limit: int
+        self,
+        query: str,
+        prefix: Namespace,
+        *,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
     ) -> Ranked:
         """Live matching records holding any of the query's words, by BM25 over the scope.
 
-        Filters apply after the statistics are read (see the module docstring), so a filter
-        narrows the records returned, not the word rarities that rank them.
+        Filters and ``valid`` apply after the statistics are read (see the module
+        docstring), so they narrow the records returned, not the word rarities that rank
+        them.
 
         Returns:
             ``(id, BM25 score > 0)`` pairs, best first, ties by id.
         """
-        statement = self._statements.bm25(query, prefix, clauses, now, limit)
+        statement = self._statements.bm25(query, prefix, clauses, now, valid, limit)
         if statement is None:
             self._connections.live_pool()
             return []
@@ -449,6 +491,7 @@ class PostgresBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> tuple[Ranked, Ranked]:
         """:meth:`dense` and :meth:`lexical` of one search, in one SQL statement.
@@ -458,7 +501,7 @@ class PostgresBackend(Backend):
         Returns:
             ``(dense, lexical)`` as :meth:`dense` and :meth:`lexical` return them.
         """
-        return self._rankings(query, prefix, embedding, clauses, now, limit)
+        return self._rankings(query, prefix, embedding, clauses, now, valid, limit)
 
     def _rankings(
         self,
@@ -467,6 +510,7 @@ class PostgresBackend(Backend):
         embedding: Vector,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> tuple[Ranked, Ranked]:
         """The dense ranking and, given a query, the BM25 ranking, in one SQL statement.
@@ -480,15 +524,19 @@ class PostgresBackend(Backend):
             ``(dense, lexical)``; ``lexical`` is ``[]`` without a query (or its words).
         """
         vector = unit_vectors([embedding])[0]
-        size, nearest, params = self._statements.nearest(vector, prefix, clauses, now, limit)
+        size, nearest, params = self._statements.nearest(vector, prefix, clauses, now, valid, limit)
         parts = [nearest]
-        bm25 = None if query is None else self._statements.bm25(query, prefix, clauses, now, limit)
+        bm25 = (
+            None
+            if query is None
+            else self._statements.bm25(query, prefix, clauses, now, valid, limit)
+        )
         if bm25 is not None:
             parts.append(f"SELECT 2, b.* FROM ({bm25[0]}) AS b")
             params += bm25[1]
         rows = self._connections.fetch(f"WITH {size} {' UNION ALL '.join(parts)}", params)
         lexical = by_score([(item_id, score) for part, item_id, score in rows if part == 2])
-        dense = self._dense_ranking(rows, vector, prefix, clauses, now, limit)
+        dense = self._dense_ranking(rows, vector, prefix, clauses, now, valid, limit)
         return dense, lexical
 
     def _dense_ranking(
@@ -498,6 +546,7 @@ class PostgresBackend(Backend):
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> Ranked:
         """The dense ranking from :meth:`_nearest`'s ``(part, id, score)`` rows (others ignored).
@@ -508,7 +557,7 @@ class PostgresBackend(Backend):
         exact, index = ([(i, score) for part, i, score in rows if part == p] for p in (0, 1))
         dense = by_score(exact) or cut(by_score(index), limit, limit + 1)
         if dense is None:
-            dense = self._index_ranking(vector, prefix, clauses, now, limit, 2 * (limit + 1))
+            dense = self._index_ranking(vector, prefix, clauses, now, valid, limit, 2 * (limit + 1))
         return dense
 
     def _index_ranking(
@@ -517,6 +566,7 @@ class PostgresBackend(Backend):
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
         wanted: int,
     ) -> Ranked:
@@ -526,7 +576,7 @@ class PostgresBackend(Backend):
         """
         while True:
             rows = self._connections.fetch(
-                *self._statements.index_nearest(vector, prefix, clauses, now, wanted)
+                *self._statements.index_nearest(vector, prefix, clauses, now, valid, wanted)
             )
             complete = cut(by_score([(i, score) for i, _, score in rows]), limit, wanted)
             if complete is not None:

@@ -38,12 +38,14 @@ __all__ = [
     "write_meta",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the tables this module writes, kept in ``meta``. A schema at an older
 version is migrated forward at open, in the opening transaction; a newer one is refused.
 Version 2: the ``ns`` index carries ``expires`` and ``length``, so that a scope's count and
 mean length (dense and BM25 searches) are read from the index alone; and ``items`` keeps a
-record in its row up to a page (:data:`_ROW_TARGET`)."""
+record in its row up to a page (:data:`_ROW_TARGET`). Version 3: ``items`` keeps each
+record's validity, ``valid_from`` and ``valid_to`` (Unix seconds; ``NULL``: still holds; see
+:class:`~memvault.model.Validity`)."""
 
 DEFAULT_SCHEMA = "memvault"
 """The Postgres schema that holds a store's tables unless another is given."""
@@ -180,7 +182,9 @@ def _create(cur: psycopg.Cursor[Any], s: str) -> None:
             expires double precision,
             embedding vector,
             words tsvector NOT NULL,
-            length integer NOT NULL
+            length integer NOT NULL,
+            valid_from double precision NOT NULL,
+            valid_to double precision
         ) WITH ({_ROW_TARGET})""",
         _NS_INDEX.format(s=s),
         f"CREATE INDEX items_by_recency ON {s}.items (updated DESC, id)",
@@ -212,7 +216,22 @@ def _to_2(cur: psycopg.Cursor[Any], s: str) -> None:
     cur.execute(_NS_INDEX.format(s=s))
 
 
-MIGRATIONS: dict[int, Callable[[psycopg.Cursor[Any], str], None]] = {2: _to_2}
+def _to_3(cur: psycopg.Cursor[Any], s: str) -> None:
+    """Schema 2 to 3: ``valid_from`` and ``valid_to`` on ``items``.
+
+    A record written before holds from its ``updated`` time (as
+    :class:`~memvault.model.Record` has it without a ``valid_from``), still (``valid_to``
+    ``NULL``).
+    """
+    cur.execute(
+        f"ALTER TABLE {s}.items ADD COLUMN valid_from double precision, "
+        "ADD COLUMN valid_to double precision"
+    )
+    cur.execute(f"UPDATE {s}.items SET valid_from = updated")
+    cur.execute(f"ALTER TABLE {s}.items ALTER COLUMN valid_from SET NOT NULL")
+
+
+MIGRATIONS: dict[int, Callable[[psycopg.Cursor[Any], str], None]] = {2: _to_2, 3: _to_3}
 """``{version: step}``: each step turns schema ``s`` of the version before into this version."""
 
 

@@ -4,6 +4,11 @@
 parameters; the backend runs them (:mod:`memvault.backends.postgres.connections`) and reads
 their rows (:mod:`memvault.backends.postgres.rankings`).
 
+Every statement keeps the records its read's :class:`~memvault.model.Validity` admits, in
+SQL (:func:`scope_of`), with its bounds as parameters: one SQL text serves every validity,
+so a statement prepared once keeps one generic plan
+(:data:`~memvault.backends.postgres.connections.SESSION_SETTINGS`).
+
 - **Dense**: a scope of at most ``exact_scope`` live records (:data:`EXACT_SCOPE`) is ranked
   exactly by ``-(embedding <#> q)``, the dot product of unit vectors, ordered by that
   expression and id, so that the planner cannot use the approximate index; a larger scope asks
@@ -19,6 +24,7 @@ their rows (:mod:`memvault.backends.postgres.rankings`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,19 +34,20 @@ from memvault.backends.postgres.dialect import filter_sql
 from memvault.backends.postgres.words import tsquery_of
 from memvault.backends.sql import live_under, under
 from memvault.lexical import BM25_B, BM25_K1, query_terms
-from memvault.model import Clauses, Namespace, SearchRequest
+from memvault.model import Clauses, Namespace, SearchRequest, Validity
 
-__all__ = ["CARRIED_ROW", "EXACT_SCOPE", "SearchStatements"]
+__all__ = ["CARRIED_ROW", "EXACT_SCOPE", "SearchStatements", "scope_of"]
 
 EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly
 and lexical search reads record by record; larger scopes ask the HNSW and the GIN index."""
 
-CARRIED_ROW = "(part, id, score, created, value, updated, expires)"
+CARRIED_ROW = "(part, id, score, created, value, updated, expires, valid_from, valid_to)"
 """A row of a search statement that carries records (:meth:`PostgresBackend.search
 <memvault.backends.postgres.backend.PostgresBackend.search>`): the ranking (0 exact dense, 1
 HNSW, 2 BM25), the record's id, score and ``created``, and its value (JSON text),
-``updated`` and ``expires`` for the ranking's top rows only (``NULL`` below them)."""
+``updated``, ``expires``, ``valid_from`` and ``valid_to`` for the ranking's top rows only
+(``NULL`` below them)."""
 
 _RANK = "row_number() OVER (ORDER BY {0}.score DESC, {0}.id) AS rank"
 """A ranking row's place (1 for the best, ties by id), for :func:`_carrying`."""
@@ -59,16 +66,40 @@ def _carrying(ranked: str, carry: int, schema: str) -> tuple[str, str, list[Any]
         ``(select list without the part, the join, its parameters)``.
     """
     return (
-        f"{ranked}.id, {ranked}.score, {ranked}.created, c.value::text, c.updated, c.expires",
-        f"LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires FROM {schema}.items i "
-        f"WHERE i.id = {ranked}.id AND {ranked}.rank <= %s OFFSET 0) AS c ON TRUE",
+        f"{ranked}.id, {ranked}.score, {ranked}.created, c.value::text, c.updated, c.expires, "
+        "c.valid_from, c.valid_to",
+        "LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires, i.valid_from, i.valid_to "
+        f"FROM {schema}.items i WHERE i.id = {ranked}.id AND {ranked}.rank <= %s OFFSET 0) "
+        "AS c ON TRUE",
         [carry],
     )
 
 
-def _nearest_condition(prefix: Namespace, clauses: Clauses, now: float) -> tuple[str, list[Any]]:
+def scope_of(prefix: Namespace, now: float | None, valid: Validity | None) -> tuple[str, list[Any]]:
+    """SQL conditions (alias ``i``): under ``prefix``, live at ``now``, admitted by ``valid``.
+
+    :func:`memvault.backends.sql.live_under`'s, with ``valid.until`` always given (infinity
+    where it is ``None``, which every ``valid_from`` is below): one SQL text for every
+    validity, its bounds parameters.
+
+    Args:
+        prefix: A namespace prefix; ``()`` covers everything.
+        now: Unix seconds; ``None`` keeps expired records too.
+        valid: Which records by their validity; ``None``: all.
+
+    Returns:
+        The conditions and their parameters (``%s`` marks).
+    """
+    if valid is not None and valid.until is None:
+        valid = Validity(since=valid.since, until=math.inf)
+    return live_under(prefix, now, "%s", valid)
+
+
+def _nearest_condition(
+    prefix: Namespace, clauses: Clauses, now: float, valid: Validity
+) -> tuple[str, list[Any]]:
     """SQL conditions (alias ``i``) of the records a dense search ranks."""
-    scope, params = live_under(prefix, now, "%s")
+    scope, params = scope_of(prefix, now, valid)
     where, more = filter_sql(clauses)
     return f"{scope} AND {where} AND i.embedding IS NOT NULL", [*params, *more]
 
@@ -78,8 +109,9 @@ class SearchStatements:
     """The search statements of the store in one schema.
 
     Every statement reads ``items`` aliased ``i``, takes ``now`` (Unix seconds; records
-    expired then are left out) and ``clauses`` (:func:`memvault.filters.normalize_filter`),
-    and returns ``(sql, parameters)`` with ``%s`` marks (psycopg).
+    expired then are left out), ``clauses`` (:func:`memvault.filters.normalize_filter`) and
+    ``valid`` (the :class:`~memvault.model.Validity` of the records returned), and returns
+    ``(sql, parameters)`` with ``%s`` marks (psycopg).
 
     Attributes:
         schema: The store's Postgres schema.
@@ -95,6 +127,7 @@ class SearchStatements:
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
         *,
         counted: str | None = None,
@@ -118,8 +151,8 @@ class SearchStatements:
         if counted is None:
             size, size_params = self.scope_size(prefix, now)
             cte, counted = f"size AS MATERIALIZED ({size})", "size"
-        exact = self.exact_nearest(vector, prefix, clauses, now, limit)
-        index = self.index_nearest(vector, prefix, clauses, now, limit + 1)
+        exact = self.exact_nearest(vector, prefix, clauses, now, valid, limit)
+        index = self.index_nearest(vector, prefix, clauses, now, valid, limit + 1)
         parts = []
         for part, (sql, params) in enumerate((exact, index)):
             branch = f"(SELECT live FROM {counted}) {'<=' if part == 0 else '>'} %s"
@@ -148,7 +181,9 @@ class SearchStatements:
     def scope_size(self, prefix: Namespace, now: float) -> tuple[str, list[Any]]:
         """SQL giving ``live``: live records under ``prefix``, counted up to ``exact_scope + 1``.
 
-        Enough to choose between the exact and the HNSW ranking.
+        Enough to choose between the exact and the HNSW ranking. Whatever their validity: the
+        count is read from the ``ns`` index alone, and a scope of up to ``exact_scope`` live
+        records holds at most that many a validity admits.
         """
         scope, params = live_under(prefix, now, "%s")
         return (
@@ -163,6 +198,7 @@ class SearchStatements:
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> tuple[str, list[Any]]:
         """SQL ranking the scope's matching records exactly: ``(id, created, score)``, best first.
@@ -170,7 +206,7 @@ class SearchStatements:
         The score expression is not the index's operator, so Postgres ranks exactly; the rows
         sorted are narrow (a record's other columns are read for the top only, by id).
         """
-        condition, params = _nearest_condition(prefix, clauses, now)
+        condition, params = _nearest_condition(prefix, clauses, now, valid)
         return (
             "SELECT i.id, i.created, -(i.embedding <#> %s::vector) AS score "
             f"FROM {self.schema}.items i WHERE {condition} ORDER BY score DESC, i.id LIMIT %s",
@@ -183,6 +219,7 @@ class SearchStatements:
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
     ) -> tuple[str, list[Any]]:
         """SQL asking the HNSW index for ``limit`` matching records: ``(id, created, score)``.
@@ -190,7 +227,7 @@ class SearchStatements:
         In the index's relaxed order (sort them); see
         :data:`~memvault.backends.postgres.connections.SESSION_SETTINGS`.
         """
-        condition, params = _nearest_condition(prefix, clauses, now)
+        condition, params = _nearest_condition(prefix, clauses, now, valid)
         return (
             "SELECT i.id, i.created, -(i.embedding <#> %s::vector) AS score "
             f"FROM {self.schema}.items i WHERE {condition} ORDER BY i.embedding <=> %s::vector "
@@ -199,7 +236,13 @@ class SearchStatements:
         )
 
     def bm25(
-        self, query: str, prefix: Namespace, clauses: Clauses, now: float, limit: int
+        self,
+        query: str,
+        prefix: Namespace,
+        clauses: Clauses,
+        now: float,
+        valid: Validity,
+        limit: int,
     ) -> tuple[str, list[Any]] | None:
         """SQL ranking the scope's records by BM25: ``(id, score)``.
 
@@ -207,7 +250,7 @@ class SearchStatements:
         <memvault.backends.postgres.backend.PostgresBackend.lexical>` runs. Best first, ties by
         id; ``None`` for a query without words.
         """
-        parts = self.bm25_parts(query, prefix, clauses, now, limit)
+        parts = self.bm25_parts(query, prefix, clauses, now, valid, limit)
         if parts is None:
             return None
         ctes, cte_params, select, select_params = parts
@@ -219,6 +262,7 @@ class SearchStatements:
         prefix: Namespace,
         clauses: Clauses,
         now: float,
+        valid: Validity,
         limit: int,
         carry: int | None = None,
     ) -> tuple[str, list[Any], str, list[Any]] | None:
@@ -228,9 +272,11 @@ class SearchStatements:
         ``prefix`` (``n`` and ``mean`` length, expired records not yet cleaned up included,
         as on the record file: :mod:`memvault.lexical`) and how many are ``live``, which a
         dense ranking of the same statement may count by
-        (:meth:`nearest`'s ``counted``). With ``carry``, the rows are :data:`CARRIED_ROW`
-        without their part, the value read for the ranking's top ``carry`` only; without it,
-        ``(id, score)``.
+        (:meth:`nearest`'s ``counted``). ``valid`` narrows the records returned as
+        ``clauses`` do, after the statistics are read: a word's rarity counts the live
+        records holding it, whatever their validity. With ``carry``, the rows are
+        :data:`CARRIED_ROW` without their part, the value read for the ranking's top
+        ``carry`` only; without it, ``(id, score)``.
 
         Returns:
             ``(CTEs, their parameters, SELECT, its parameters)``; ``None`` for a query
@@ -242,6 +288,8 @@ class SearchStatements:
         words = query_terms(query)
         scope, params = live_under(prefix, now, "%s")
         where, more = filter_sql(clauses)
+        holds, held = scope_of((), None, valid)
+        more = [*more, *held]
         t = self.schema
         # The query words' term frequencies come from marking them (setweight) and keeping
         # only the marked (ts_filter), in C: unnesting whole tsvectors cost 3 times as much.
@@ -253,7 +301,8 @@ class SearchStatements:
         # memories. A larger scope is found by the GIN index. One branch runs (a one-time
         # filter on the scope's count).
         found = (
-            f"SELECT i.id, i.created, i.words, i.length::float8, ({where}) AS kept FROM {t}.items i"
+            f"SELECT i.id, i.created, i.words, i.length::float8, ({where} AND {holds}) AS kept "
+            f"FROM {t}.items i"
         )
         stored, stored_params = under(prefix, "i.ns", "%s")
         ctes = f"""scope AS (
@@ -316,15 +365,15 @@ class SearchStatements:
         """
         r = request
         assert r.query is not None
-        bm25 = self.bm25_parts(r.query, r.prefix, r.clauses, r.now, limit, carry)
+        bm25 = self.bm25_parts(r.query, r.prefix, r.clauses, r.now, r.valid, limit, carry)
         if bm25 is None:
             size, nearest, params = self.nearest(
-                vector, r.prefix, r.clauses, r.now, limit, carry=carry
+                vector, r.prefix, r.clauses, r.now, r.valid, limit, carry=carry
             )
             return f"WITH {size} {nearest}", params
         ctes, cte_params, select, select_params = bm25
         _, nearest, params = self.nearest(
-            vector, r.prefix, r.clauses, r.now, limit, counted="scope", carry=carry
+            vector, r.prefix, r.clauses, r.now, r.valid, limit, counted="scope", carry=carry
         )
         return (
             f"WITH {ctes} {nearest} UNION ALL SELECT 2, b.* FROM ({select}) AS b",

@@ -28,7 +28,7 @@ from memvault.backends.sql import (
     record_of_row,
 )
 from memvault.compare_and_set import check_expected, check_expected_deletes
-from memvault.history import entries_of_delete, entries_of_upsert
+from memvault.history import entries_of_delete, entries_of_erase, entries_of_upsert
 from memvault.lexical import indexed_text
 from memvault.model import Change, HistoryEntry, Record, ns_key, record_id
 
@@ -120,11 +120,13 @@ def upsert(
     ]
     if stored:
         cur.executemany(
-            f"INSERT INTO {s}.items AS i VALUES "
-            "(%s, %s, %s::json, %s, %s, %s, %s::vector, %s::tsvector, %s) "
+            f"INSERT INTO {s}.items AS i (id, ns, value, created, updated, expires, "
+            "valid_from, valid_to, embedding, words, length) VALUES "
+            "(%s, %s, %s::json, %s, %s, %s, %s, %s, %s::vector, %s::tsvector, %s) "
             "ON CONFLICT (id) DO UPDATE SET ns = EXCLUDED.ns, value = EXCLUDED.value, "
             "created = EXCLUDED.created, updated = EXCLUDED.updated, "
-            "expires = EXCLUDED.expires, embedding = EXCLUDED.embedding, "
+            "expires = EXCLUDED.expires, valid_from = EXCLUDED.valid_from, "
+            "valid_to = EXCLUDED.valid_to, embedding = EXCLUDED.embedding, "
             "words = EXCLUDED.words, length = EXCLUDED.length",
             [
                 (
@@ -134,6 +136,8 @@ def upsert(
                     r.created_at,
                     r.updated_at,
                     r.expires_at,
+                    r.valid_from,
+                    r.valid_to,
                     vector,
                     *tsvector_of(indexed_text(r.value)),
                 )
@@ -159,11 +163,18 @@ def delete(
     now: float,
     source: str,
     expected: Sequence[tuple[str, float]] = (),
+    erase: bool = False,
 ) -> None:
     """Delete records by id and record it, in the caller's transaction; absent ids are ignored.
 
     Each key is locked before its version is deleted; the versions the ``DELETE`` returns
     are checked against ``expected`` under those locks, before the history is written.
+
+    With ``erase``, the same transaction sets ``before`` and ``after`` of every history
+    entry of those ids to ``NULL`` and records ``"erase"`` (at ``now``) for each id that had
+    a record or a history, instead of ``"delete"``/``"expire"``. The record's row held the
+    store's only other copy of the text (its value and its words, ``words``), and it is
+    deleted.
 
     Args:
         cur: A cursor in the writing transaction.
@@ -173,6 +184,7 @@ def delete(
         source: Who deletes (:attr:`memvault.model.HistoryEntry.source`).
         expected: ``(record id, updated_at)`` pairs, ids among ``ids``: those records are
             deleted only in the version live at ``now`` with that ``updated_at``.
+        erase: Remove the values from the history too (above).
 
     Raises:
         ConflictError: Where a record named in ``expected`` is absent, expired or of another
@@ -187,7 +199,17 @@ def delete(
     found = {row[0]: record_of_row(row) for row in cur.fetchall()}
     previous = [found.get(i) for i in ids]
     check_expected_deletes(ids, previous, expected, now=now)
-    _append_history(cur, s, entries_of_delete(previous, now=now, source=source))
+    if not erase:
+        _append_history(cur, s, entries_of_delete(previous, now=now, source=source))
+        return
+    cur.execute(
+        f"WITH scrubbed AS (UPDATE {s}.history SET before = NULL, after = NULL "
+        "WHERE id = ANY(%s) RETURNING id) SELECT DISTINCT id FROM scrubbed",
+        (list(ids),),
+    )
+    kept = {row[0] for row in cur.fetchall()}
+    erased = [i for i in ids if i in found or i in kept]
+    _append_history(cur, s, entries_of_erase(erased, now=now, source=source))
 
 
 def _append_history(cur: psycopg.Cursor[Any], s: str, entries: Sequence[HistoryEntry]) -> None:
