@@ -15,7 +15,7 @@ def test_each_time_argument_is_optional_and_described():
     for tool, argument, words in (
         ("recall", "as_of", "ISO 8601"),
         ("remember", "replaces", "corrects"),
-        ("forget", "erase", "privacy"),
+        ("forget", "erase", "history"),
     ):
         parameters = shown[tool]
         assert argument in parameters["properties"], tool

@@ -13,7 +13,8 @@ def forget(store, erase: bool):
     remember, forget = tools
     remember.call(text=SECRET)
     key = memory_key(SECRET)
-    assert forget.call(memory=key, erase=erase).content.startswith("Forgot 1 memory:")
+    answer = forget.call(memory=key, erase=erase).content
+    assert answer.startswith("Erased 1 memory" if erase else "Forgot 1 memory:")
     assert store.get(("users", "alice"), key) is None
     return store.history(("users", "alice"), key)
 
