@@ -1,6 +1,6 @@
 """Reconciliation through ``create_agent`` with ``MemoryMiddleware``: a move supersedes the
-fact (the old one closed, not overwritten), a change of diet retires the old one, a repeat changes nothing, an invented id touches nothing
-and a garbage reply keeps every new fact."""
+fact (the old one closed, not overwritten), a change of diet retires the old one, a repeat
+changes nothing, an invented id touches nothing and a garbage reply keeps every new fact."""
 
 import pytest
 from langchain.agents import create_agent
