@@ -261,6 +261,30 @@ def _seconds(value: float | None) -> float | None:
     return value
 
 
+def _moment(value: str | None) -> float | None:
+    """Read ``--as-of``: an ISO 8601 date or date-time (:func:`memvault.moments.read_moment`)."""
+    if value is None:
+        return None
+    from memvault.moments import read_moment
+
+    try:
+        return read_moment(value, "--as-of")
+    except InvalidArgumentError as error:
+        raise typer.BadParameter(str(error).removeprefix("--as-of ")) from None
+
+
+AsOf = Annotated[
+    Optional[float],  # noqa: UP045 - typer reads the annotation at run time on Python 3.10
+    typer.Option(
+        "--as-of",
+        metavar="DATE",
+        help="What held at this time, not now: an ISO 8601 date (the end of that day, UTC) "
+        "or date-time, e.g. 2023-04-15 or 2023-04-15T10:30:00Z.",
+        parser=_moment,
+    ),
+]
+
+
 def _query(value: str) -> str:
     """Check a search query given on the command line: some text, not blank.
 
@@ -354,6 +378,9 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
 
 
 def _print_items(items: list[MemoryItem], as_json: bool) -> None:
+    """Print memories, one line each ending with when it holds (``(since 2023-06-02)``)."""
+    from memvault.moments import validity_text
+
     if as_json:
         out.print_json(json.dumps([_json_item(i) for i in items], ensure_ascii=False))
         return
@@ -364,7 +391,8 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         where = f"{format_namespace_path(item.namespace)} {item.key}"
         speaker = item.value.get("speaker")
         said = f"{speaker}: " if isinstance(speaker, str) else ""
-        out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text}"), markup=False)
+        when = validity_text(item.valid_from, item.valid_to)
+        out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text} ({when})"), markup=False)
 
 
 def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
@@ -511,13 +539,15 @@ def search(
         ModeChoice,
         typer.Option(help="hybrid: dense + BM25 fused; dense; or lexical (BM25)."),
     ] = DEFAULT_MODE,
+    as_of: AsOf = None,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
     """Recall the memories most relevant to QUERY.
 
-    Searches the namespace and everything below it. A line on stderr says what the scores
-    are and their scale.
+    Searches the namespace and everything below it, for what holds now (a memory superseded
+    since is left out) or, with --as-of, what held then; each line ends with when the memory
+    holds. A line on stderr says what the scores are and their scale.
     """
     try:
         parsed = json.loads(filter) if filter else None
@@ -531,7 +561,7 @@ def search(
             '\'{"speaker": "user"}\''
         ) from None
     found = _existing(ctx, path).search(
-        _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value
+        _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value, as_of=as_of
     )
     _print_items(found, as_json)
     kind = found[0].score_type if found else None
@@ -562,14 +592,16 @@ def list_items(
     namespace: PrefixOption = "",
     limit: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="How many memories.")] = 20,
     offset: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help="How many to skip.")] = 0,
+    as_of: AsOf = None,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
     """List memories, most recently updated first.
 
-    Lists the namespace and everything below it.
+    Lists the namespace and everything below it: what holds now, or with --as-of what held
+    then; each line ends with when the memory holds.
     """
-    items = _existing(ctx, path).search(_prefix(namespace), limit=limit, offset=offset)
+    items = _existing(ctx, path).search(_prefix(namespace), limit=limit, offset=offset, as_of=as_of)
     _print_items(items, as_json)
 
 
@@ -597,6 +629,14 @@ def forget(
     ctx: typer.Context,
     key: Key,
     namespace: NamespaceOption,
+    erase: Annotated[
+        bool,
+        typer.Option(
+            "--erase",
+            help="Also erase the text from the history: of this memory, of the memories it "
+            "was drawn from or that state it, and of the contexts beside it.",
+        ),
+    ] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
@@ -604,16 +644,66 @@ def forget(
 
     The memory must be in exactly that namespace, not below it. Its text is also taken out of
     the contexts of the memories beside it; its history is kept.
+
+    With --erase the text goes from the history too (for a private detail): the memory, the
+    memories it was drawn from (its sources) and every memory of the namespace that states
+    it are erased (each history entry keeps its event, time and source, not the text), and
+    the memories whose context quoted it are erased and written again without it. A key
+    forgotten earlier without --erase, whose history is all that is left, is erased too.
+    Exports and backups made before are not reached.
     """
     from memvault.forgetting import unquote_neighbours
 
     store, where = _existing(ctx, path), parse_namespace_path(namespace)
     item = store.get(where, key)
+    if erase:
+        erased = _erased(store, where, key, item)
+        if not erased:
+            raise _absent(key, namespace)
+        _done(
+            {"erased": erased, "namespace": namespace},
+            as_json,
+            f"erased {key} in {namespace}"
+            + (f" and {len(erased) - 1} more that stated it" if len(erased) > 1 else ""),
+        )
+        return
     if item is None:
         raise _absent(key, namespace)
     store.delete(where, key, source="cli")
     unquote_neighbours(store, where, [item.text], source="cli")
     _done({"forgotten": key, "namespace": namespace}, as_json, f"forgot {key} in {namespace}")
+
+
+def _erased(store: MemoryStore, where: Namespace, key: str, item: MemoryItem | None) -> list[str]:
+    """Erase ``key`` as ``forget --erase`` does; the keys erased (``[]``: nothing was there).
+
+    A live memory goes through the agent layer's forget (:meth:`ScopedStore.forget
+    <memvault.agent.scope.ScopedStore.forget>` with ``erase=True``: its sources and what
+    states it too); a key with only a history left has it erased, and the texts it held are
+    taken out of the contexts beside it.
+    """
+    from memvault.arguments import NOT_GIVEN
+    from memvault.forgetting import unquote_neighbours
+
+    if item is not None:
+        from memvault.agent.scope import ScopedStore
+
+        scoped = ScopedStore(store, where, None, NOT_GIVEN, None)
+        removed = scoped.forget(key, "cli", erase=True)
+        return [key, *(r.key for r in removed if (r.namespace, r.key) != (where, key))]
+    entries = store.history(where, key)
+    if not entries:
+        return []
+    held = [
+        value["text"]
+        for entry in entries
+        for value in (entry.before, entry.after)
+        if isinstance(value, dict) and isinstance(value.get("text"), str)
+    ]
+    store.delete(where, key, source="cli", erase=True)
+    if held:
+        unquote_neighbours(store, where, list(dict.fromkeys(held)), source="cli", erase=True)
+    return [key]
 
 
 def _time(seconds: float) -> str:

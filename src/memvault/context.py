@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import datetime, timezone
 
 from memvault.errors import InvalidArgumentError
 from memvault.items import MemoryItem
+from memvault.moments import day_text
 from memvault.truncation import MIN_BUDGET_CHARS, check_budget, truncated
 
 DEFAULT_MEMORY_HEADER = (
@@ -64,12 +64,16 @@ def format_memories(
 ) -> str:
     r"""Render memories as the one fenced block models read as data (prompts and tool results).
 
-    Each memory is one line of JSON, ``{"text": ..., "date": "YYYY-MM-DD"}`` (with
-    ``show_ids``, ``{"id": key, "text": ..., "date": ...}``), so a newline inside a text cannot
-    start a line of its own; characters that a framework's wrapper or template could read
+    Each memory is one line of JSON, ``{"text": ..., "since": "YYYY-MM-DD"}`` (with
+    ``show_ids``, ``{"id": key, "text": ..., "since": ...}``), so a newline inside a text
+    cannot start a line of its own; characters that a framework's wrapper or template could read
     (``<>&{}``, U+2028, U+2029) are ``\u`` escapes; and the fence is one backtick longer than
     any run of backticks in the contents (the CommonMark rule), so no text can close it early.
-    The date is the day (UTC) the memory was last written.
+    The dates say when the memory holds, in days (UTC, :func:`~memvault.moments.day_text`):
+    ``"since": "2023-06-02"`` while it holds (its ``valid_from``), and ``"since":
+    "2023-03-01", "until": "2023-06-02"`` once it was superseded or ended (``valid_to``), so a
+    model shown an old fact beside the current one (a recall as of a past time, or a query
+    naming a past period) can tell which is which.
 
     Two budgets, in characters, bound what a prompt receives. A text longer than
     ``max_memory_chars`` is cut to it, marker included (:func:`~memvault.truncation.truncated`:
@@ -133,8 +137,10 @@ def format_memories(
 
 def _line(item: MemoryItem, text: str, show_ids: bool) -> str:
     """One memory's line of the block, with ``text`` as its text."""
-    day = datetime.fromtimestamp(item.updated_at, timezone.utc).strftime("%Y-%m-%d")
-    fields = ([("id", item.key)] if show_ids else []) + [("text", text), ("date", day)]
+    fields = [*([("id", item.key)] if show_ids else []), ("text", text)]
+    fields.append(("since", day_text(item.valid_from)))
+    if item.valid_to is not None:
+        fields.append(("until", day_text(item.valid_to)))
     return "{" + ", ".join(f'"{name}": {_json_string(v)}' for name, v in fields) + "}"
 
 

@@ -13,8 +13,10 @@ The events, per key, follow one life cycle: ``add`` (nothing live was there), th
 of ``update`` or ``merge`` (a live version was replaced by another value), then ``delete``
 (removed while live) or ``expire`` (removed, or replaced, after its TTL ran out; ``at`` is then
 when it expired), then perhaps ``add`` again. The history records values: a write that
-replaces a live version with the same value (it moves ``updated_at`` or the expiry only, or
-changes nothing) records no entry.
+replaces a live version with the same value, open or closed as it was (it moves
+``updated_at``, ``valid_from`` or the expiry only, or changes nothing) records no entry;
+closing it (``valid_to`` set, :meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>`)
+records an ``"update"``.
 """
 
 from __future__ import annotations
@@ -128,7 +130,8 @@ def entries_of_upsert(
     Per record, its own entries are ``"expire"`` first if the version it replaces had expired
     at ``now``; then ``"add"`` if no version live at ``now`` was replaced, else ``"update"``
     (``"merge"`` with ``change.merge``). A record that replaces a live version of the same
-    value gets none, nor does one whose key's history, once the imported entries are in, ends
+    value and ``valid_to`` gets none (a close, which sets ``valid_to`` only, gets an
+    ``"update"``), nor does one whose key's history, once the imported entries are in, ends
     with its value (an add, update or merge to it).
 
     Args:
@@ -151,7 +154,7 @@ def entries_of_upsert(
         latest = last.get((record.namespace, record.key))
         if latest is not None and latest.after == record.value:
             continue
-        if old is not None and old.live(now) and old.value == record.value:
+        if old is not None and old.live(now) and _same_statement(old, record):
             continue
         if old is not None and not old.live(now):
             made.append(_gone(old, now=now, source=change.source))
@@ -169,6 +172,14 @@ def entries_of_upsert(
             )
         )
     return made
+
+
+def _same_statement(old: Record, new: Record) -> bool:
+    """Whether ``new`` says what ``old`` says, as open or closed: the same value and ``valid_to``.
+
+    A put of the value stored moves its ``valid_from`` to when it is said again: no entry.
+    """
+    return (old.value, old.valid_to) == (new.value, new.valid_to)
 
 
 def entries_of_delete(

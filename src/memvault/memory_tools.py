@@ -8,9 +8,14 @@ argument: it comes from the run, so a model cannot reach another user's memories
 
 Arguments (the same in every framework):
 
-- ``remember(text)``: one self-contained fact.
-- ``recall(query, limit=5)``: 1 to 50 memories.
-- ``forget(memory)``: an id shown by recall or list_memories, or a description.
+- ``remember(text, replaces=None)``: one self-contained fact; ``replaces``, the id of the
+  memory it corrects or replaces (a move, a changed preference), which is then kept as what
+  held before (:meth:`~memvault.MemoryScope.supersede`) instead of the reconciler deciding.
+- ``recall(query, limit=5, as_of=None)``: 1 to 50 memories; ``as_of``, an ISO 8601 date or
+  date-time (``"2023-04-15"``, ``"2023-04-15T10:30:00Z"``, read by
+  :func:`memvault.moments.read_moment`), recalls what held then.
+- ``forget(memory, erase=False)``: an id shown by recall or list_memories, or a description;
+  ``erase`` also removes the text from the memory's history (for a private detail).
 - ``list_memories(limit=20, offset=0)``: 1 to 100 memories, newest first.
 
 A limit or offset is an int, strictly: ``True``, ``"5"`` and ``5.0`` are refused, as they are
@@ -26,12 +31,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from memvault.agent import MemoryChange, MemoryScope
 from memvault.context import format_memories
-from memvault.errors import InvalidArgumentError, shown, validation_problem
+from memvault.errors import InvalidArgumentError, ItemNotFoundError, shown, validation_problem
 from memvault.items import MemoryItem
+from memvault.moments import read_moment
 from memvault.statements import normalize_text
 from memvault.truncation import truncated
 
@@ -54,6 +60,13 @@ class RememberArgs(BaseModel):
         min_length=1,
         description="One short, self-contained fact to remember, e.g. 'The user is vegetarian.'",
     )
+    replaces: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The id of the memory this fact corrects or replaces, as recall or "
+        "list_memories show it (e.g. the user moved, or changed their mind); that memory is "
+        "kept as what held before. Leave it out for a new fact.",
+    )
 
 
 class RecallArgs(BaseModel):
@@ -63,6 +76,21 @@ class RecallArgs(BaseModel):
 
     query: str = Field(min_length=1, description="What to look for, in natural language.")
     limit: int = Field(default=5, ge=1, le=50, strict=True, description="Most memories to return.")
+    as_of: str | None = Field(
+        default=None,
+        description="Recall what held at this time instead of now: an ISO 8601 date or "
+        "date-time, e.g. '2023-04-15' (the end of that day, UTC) or '2023-04-15T10:30:00Z'.",
+    )
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                read_moment(value, "as_of")
+            except InvalidArgumentError as error:  # named once, by the schema's message
+                raise ValueError(str(error).removeprefix("as_of ")) from None
+        return value
 
 
 class ForgetArgs(BaseModel):
@@ -74,6 +102,12 @@ class ForgetArgs(BaseModel):
         min_length=1,
         description="The id of a memory as recall or list_memories show it, or a description "
         "of what to forget, e.g. 'that the user is learning Portuguese'.",
+    )
+    erase: bool = Field(
+        default=False,
+        strict=True,
+        description="Also erase it from the memory's history, so no trace of the text is "
+        "kept: for private details (health, finances...) the user wants gone for good.",
     )
 
 
@@ -147,18 +181,23 @@ MEMORY_TOOLS: tuple[MemoryToolSpec, ...] = (
     MemoryToolSpec(
         "remember",
         "Save one durable fact about the user to long-term memory so it is known in future "
-        "conversations: preferences, biography, plans and corrections.",
+        "conversations: preferences, biography, plans and corrections. When it corrects or "
+        "replaces a memory shown by recall or list_memories, give that memory's id as "
+        "replaces.",
         RememberArgs,
     ),
     MemoryToolSpec(
         "recall",
-        "Search long-term memory about the user for facts relevant to a query.",
+        "Search long-term memory about the user for facts relevant to a query; with as_of, "
+        "what held at that time. Each memory says since when it holds, or from when to when "
+        "it held.",
         RecallArgs,
     ),
     MemoryToolSpec(
         "forget",
         "Delete memories the user wants forgotten or that are wrong: give a memory's id, or "
-        "describe what to forget; every memory that states it is removed.",
+        "describe what to forget; every memory that states it is removed. Set erase when "
+        "the user wants no trace kept.",
         ForgetArgs,
     ),
     MemoryToolSpec(
@@ -209,26 +248,57 @@ def run_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str, Any])
         arguments: The call's arguments, as in the tool's ``args_schema``.
 
     Returns:
-        ``remember`` (through :meth:`~memvault.MemoryScope.reconcile`): a line per change,
-        ``"Remembered (id KEY): TEXT"`` (with ``", said N times"`` when it merged into a
-        stored memory), ``"Updated (id KEY): TEXT (was: OLD)"``, ``"Deleted (id KEY), no
-        longer true: OLD"`` or ``"Already remembered (id KEY): TEXT"``, each text cut to the
-        memory's ``max_memory_chars``. ``recall`` and ``list_memories``: the fenced block of
-        :meth:`~memvault.AgentMemory.render` with ids (within the memory's budgets), or
-        :data:`NO_MEMORIES`. ``forget``: ``"Forgot N memories:"``, :data:`FORGOTTEN_HEADER`
-        and what was removed in the fence of :func:`~memvault.format_memories` (not under the
-        recall block's header), or ``"No memory matches ..."``.
+        ``remember`` (through :meth:`~memvault.MemoryScope.reconcile`, or with ``replaces``
+        :meth:`~memvault.MemoryScope.supersede`): a line per change, ``"Remembered (id KEY):
+        TEXT"`` (with ``", said N times"`` when it merged into a stored memory, and
+        ``" (replaces id OLD, no longer current: OLD TEXT)"`` when it superseded one),
+        ``"Closed (id KEY), no longer true: OLD"`` or ``"Already remembered (id KEY):
+        TEXT"``, each text cut to the memory's ``max_memory_chars``; a ``replaces`` that
+        names no current memory writes nothing and says so (:data:`NOT_REPLACED`).
+        ``recall`` and ``list_memories``: the fenced block of
+        :meth:`~memvault.AgentMemory.render` with ids (within the memory's budgets; each
+        memory dated ``"since DAY"`` or ``"DAY – DAY"``), or :data:`NO_MEMORIES`.
+        ``forget``: ``"Forgot N memories:"``, :data:`FORGOTTEN_HEADER` and what was removed
+        in the fence of :func:`~memvault.format_memories` (not under the recall block's
+        header); with ``erase``, ``"Erased N memories (ids ...)"`` and
+        :data:`ERASED_LINE`, without their texts (an erased text is not written into the
+        conversation again); or ``"No memory matches ..."``.
 
     Raises:
         InvalidArgumentError: On a ``scope`` that is not a MemoryScope, an unknown tool, or
             arguments that are not a dict or break the schema (``args_schema``: text and
-            queries are UTF-8 strings, limits in range).
+            queries are UTF-8 strings, limits in range, ``as_of`` an ISO 8601 date or
+            date-time).
         InvalidNamespaceError, InvalidValueError: As the scope's operation raises them.
     """
     args = _checked(scope, name, arguments)
+    if isinstance(args, RememberArgs) and args.replaces is not None:
+        return _replaced(scope, args)
     if isinstance(args, RememberArgs):
         return _remembered(scope, scope.reconcile([_fact(args)], source="tool"))
     return _run_read_or_forget(scope, args)
+
+
+NOT_REPLACED = (
+    "No current memory has the id {id!r}, so nothing was remembered: give an id that recall "
+    "or list_memories shows, or leave replaces out to remember a new fact."
+)
+"""What ``remember`` answers for a ``replaces`` naming no memory that still holds."""
+
+ERASED_LINE = "They are no longer in long-term memory, nor in its history."
+"""The line after ``"Erased N memories (ids ...)."`` in ``forget``'s answer with ``erase``."""
+
+
+def _replaced(scope: MemoryScope, args: RememberArgs) -> str:
+    """``remember`` with ``replaces``: supersede that memory, or say why nothing was written."""
+    fact = _fact(args)
+    try:
+        change = scope.supersede(str(args.replaces), fact, source="tool")
+    except ItemNotFoundError:
+        return NOT_REPLACED.format(id=args.replaces)
+    except InvalidArgumentError as error:  # the text says what the memory says already
+        return f"Nothing was remembered: {error}"
+    return _remembered(scope, [change])
 
 
 def _checked(scope: Any, name: str, arguments: Mapping[str, Any]) -> BaseModel:
@@ -263,10 +333,14 @@ def _remembered(scope: MemoryScope, changes: list[MemoryChange]) -> str:
             mentions = change.item.value.get("mentions", 1)
             again = f", said {mentions} times" if mentions > 1 else ""
             lines.append(f"Remembered (id {key}{again}): {text}")
-        elif change.event == "update":
-            lines.append(f"Updated (id {key}): {text} (was: {before})")
-        elif change.event == "delete":
-            lines.append(f"Deleted (id {key}), no longer true: {before}")
+        elif change.event == "supersede":
+            assert change.replaced is not None
+            old = change.replaced.key
+            lines.append(
+                f"Remembered (id {key}): {text} (replaces id {old}, no longer current: {before})"
+            )
+        elif change.event == "close":
+            lines.append(f"Closed (id {key}), no longer true: {before}")
         else:
             lines.append(f"Already remembered (id {key}): {text}")
     return "\n".join(lines)
@@ -274,12 +348,16 @@ def _remembered(scope: MemoryScope, changes: list[MemoryChange]) -> str:
 
 def _run_read_or_forget(scope: MemoryScope, args: BaseModel) -> str:
     if isinstance(args, RecallArgs):
-        return _listing(scope, scope.recall(args.query, args.limit))
+        as_of = None if args.as_of is None else read_moment(args.as_of, "as_of")
+        return _listing(scope, scope.recall(args.query, args.limit, as_of=as_of))
     if isinstance(args, ForgetArgs):
-        removed = scope.forget(args.memory, source="tool")
+        removed = scope.forget(args.memory, source="tool", erase=args.erase)
         if not removed:
             return f"No memory matches {args.memory!r}; nothing was forgotten."
         plural = "memory" if len(removed) == 1 else "memories"
+        if args.erase:
+            ids = ", ".join(item.key for item in removed)
+            return f"Erased {len(removed)} {plural} (ids {ids}).\n{ERASED_LINE}"
         header = f"Forgot {len(removed)} {plural}:\n{FORGOTTEN_HEADER}"
         memory = scope.memory
         return format_memories(
@@ -300,6 +378,8 @@ async def arun_memory_tool(scope: MemoryScope, name: str, arguments: Mapping[str
     in a worker thread.
     """
     args = _checked(scope, name, arguments)
+    if isinstance(args, RememberArgs) and args.replaces is not None:
+        return await asyncio.to_thread(_replaced, scope, args)
     if isinstance(args, RememberArgs):
         return _remembered(scope, await scope.areconcile([_fact(args)], source="tool"))
     return await asyncio.to_thread(_run_read_or_forget, scope, args)

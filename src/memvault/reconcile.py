@@ -5,11 +5,16 @@ similar to each (the candidates), and :class:`Reconciler` asks the model, in one
 decide per fact (the four operations of Mem0, Chhikara et al., arXiv:2504.19413, section 2.1):
 
 - ``ADD``: the fact is new; store it.
-- ``UPDATE``: the fact corrects or refines a candidate; that memory's text becomes the new text
-  (its key, ``created_at`` and history stay).
-- ``DELETE``: the fact makes a candidate false; that memory is removed. A fact may have both a
-  ``DELETE`` and an ``ADD`` ("I no longer eat meat" retires "The user loves steak." and is kept).
+- ``UPDATE``: the fact corrects or refines a candidate; the new text is stored as a memory of
+  its own, holding from when the fact was said, and the candidate is closed then, superseded
+  by it (kept, with its history: a recall as of an earlier time finds it).
+- ``DELETE``: the fact makes a candidate false; that memory is closed (it no longer holds,
+  and is kept as what held before). A fact may have both a ``DELETE`` and an ``ADD`` ("I no
+  longer eat meat" ends "The user loves steak." and is kept).
 - ``NONE``: a candidate already says it; nothing changes.
+
+Supersede, not overwrite (Mem0 overwrites on UPDATE and deletes on DELETE): how the decisions
+are carried out is :mod:`memvault.agent.changes`.
 
 The model sees the candidates under short integer ids (``0``, ``1``, ...), never their keys,
 and :func:`parse_decisions` maps the ids back: an id the model invents matches no memory and so

@@ -27,6 +27,7 @@ from memvault.arguments import (
 from memvault.backends.base import Backend
 from memvault.embedding import DEFAULT_EMBEDDER, Embedder, resolve_embedder
 from memvault.errors import (
+    ConflictError,
     EmbedderError,
     EmbedderMismatchError,
     InvalidArgumentError,
@@ -702,6 +703,7 @@ class MemoryStore:
         by: str | None = None,
         at: Any = None,
         source: str = "api",
+        if_updated_at: Any = NOT_GIVEN,
     ) -> MemoryItem:
         """Close an item: what it says held until ``at``, and (with ``by``) what replaced it.
 
@@ -723,15 +725,22 @@ class MemoryStore:
                 like ``timestamp=``; after its ``valid_from``. Default: ``by``'s
                 ``valid_from`` if given, else now.
             source: Who closes it, kept in the history (see :meth:`put`).
+            if_updated_at: Compare-and-set, as in :meth:`put`: close ``key`` only if its
+                ``updated_at`` is this (Unix seconds, as read), checked atomically with the
+                write (a decision made on a version read earlier is not applied to a newer
+                one). Default: close whatever is there.
 
         Returns:
             The closed item.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidArgumentError: On bad input: an
-                ``at`` not after the item's ``valid_from``, ``by`` equal to ``key``.
+                ``at`` not after the item's ``valid_from``, ``by`` equal to ``key``
+                (``if_updated_at`` on a backend without compare-and-set too).
             ItemNotFoundError: If ``key`` (or ``by``) holds no live item, or ``key`` is
                 closed already (its ``valid_to`` is set); nothing is written.
+            ConflictError: If ``if_updated_at`` is given and ``key``'s item has another
+                ``updated_at``; nothing is written.
         """
         namespace, key = validate_namespace(namespace), validate_key(key)
         source = validate_source(source)
@@ -740,6 +749,10 @@ class MemoryStore:
             if by == key:
                 raise InvalidArgumentError(f"by must be another key than {key!r}, the one closed")
         closing = validate_moment(at, "at", optional=True)
+        expected = None
+        if if_updated_at is not NOT_GIVEN:
+            expected = validate_time(if_updated_at, "if_updated_at")
+            self._check_compare_and_set()
         now = self._clock()
         keys = [key] if by is None else [key, by]
         found = self.backend.get([record_id(namespace, k) for k in keys])
@@ -755,6 +768,14 @@ class MemoryStore:
             raise ItemNotFoundError(
                 f"the item at key {key!r} was closed already (valid_to {old.valid_to:.0f}); "
                 "supersede an item that still holds"
+            )
+        if expected is not None and old.updated_at != expected:
+            raise ConflictError(
+                f"the item at key {key!r} in {namespace!r} changed since it was read "
+                f"(updated_at {old.updated_at} is not {expected}); read it again",
+                namespace=namespace,
+                key=key,
+                updated_at=old.updated_at,
             )
         new = found[1] if by is not None else None
         if closing is None:
@@ -828,6 +849,7 @@ class MemoryStore:
         offset: int = 0,
         mode: SearchMode | None = None,
         as_of: Any = None,
+        include_closed: bool = False,
     ) -> list[MemoryItem]:
         """Find live items in a namespace and everything below it.
 
@@ -859,6 +881,8 @@ class MemoryStore:
             as_of: Return what held at this time, Unix seconds or a ``datetime`` (naive
                 means UTC): items with ``valid_from <= as_of`` and no ``valid_to`` or a
                 later one. Default: now, widened to the period a query names.
+            include_closed: Also return the items that no longer hold, whenever they held
+                (what forgetting must reach); not with ``as_of``.
 
         Returns:
             Up to ``limit`` items.
@@ -878,6 +902,11 @@ class MemoryStore:
         mode = check_mode(self.default_mode if mode is None else mode, backend.search_modes)
         asked = query if query is not None and query.strip() else None
         at = validate_moment(as_of, "as_of", optional=True)
+        if not isinstance(include_closed, bool) or (include_closed and at is not None):
+            raise InvalidArgumentError(
+                f"include_closed must be True or False, and not True with as_of, got "
+                f"{shown(include_closed)}"
+            )
         now = self._clock()
         named = named_periods(asked) if asked else []
         request = SearchRequest(
@@ -893,7 +922,9 @@ class MemoryStore:
                 (period.start, period.end + DATE_SLACK)
                 for period in (named if mode == "hybrid" else [])
             ),
-            valid=Validity(at, at)
+            valid=Validity(0.0)  # every record: a valid_to is after a valid_from >= 0
+            if include_closed
+            else Validity(at, at)
             if at is not None
             else Validity(min([now, *(period.start for period in named)])),
         )

@@ -22,15 +22,24 @@ is missing) into a :class:`MemoryScope`, which every operation goes through:
 - :meth:`MemoryScope.recall` finds memories for a query: no two with the same normal form, none
   that repeats a text already in the conversation, and statements always before any stored
   question or pleasantry.
+- :meth:`MemoryScope.reconcile` (and the turns saved with a reconciler) decide with a model
+  how new facts change what is stored: supersede, not overwrite. A changed fact ("I moved to
+  Porto") is a new memory that closes the one it replaces (:meth:`MemoryScope.supersede`,
+  also for callers without a model); a fact that ends one ("I no longer eat meat") closes it.
+  A memory holds from when it was said (``valid_from``: the turn's time) until it is closed
+  (``valid_to``); recall finds what holds now, or ``as_of`` another time.
 - :meth:`MemoryScope.forget` removes a memory by key or by description ("that I am learning
-  Portuguese"), together with its sources and every memory in scope that states the same.
+  Portuguese"), together with its sources and every memory in scope that states the same;
+  with ``erase=True`` the text goes from the history too.
 - :meth:`AgentMemory.render` is the one rendering of memories (:func:`format_memories`) for
   prompts and tool results, always under a header saying they are data, not instructions.
 
 Every memory this layer writes has the value shape ``{"text": str, "kind": "fact" | "turn",
 "mentions": int, "sessions": [str], "session_id": str, "sources": [key], "role": "user",
-"context": str, ...}`` (``session_id``, ``sources``, ``role`` and ``context`` only where known)
-under the key :func:`~memvault.statements.memory_key` of its text.
+"context": str, "supersedes": key, "superseded_by": key, ...}`` (``session_id``, ``sources``,
+``role``, ``context`` and the supersede links only where known) under the key
+:func:`~memvault.statements.memory_key` of its text (``<key>-2``... where that key holds
+another memory, or one that no longer holds).
 
 The modules, each one concept, in the order they build on each other:
 

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from memvault.agent.changes import MemoryChange
+from memvault.agent.changes import MemoryChange, supersede
 from memvault.agent.pipeline import Pipeline, arun, run
 from memvault.agent.recall import recall
 from memvault.agent.scope import ScopedStore
@@ -31,7 +31,7 @@ from memvault.context import (
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor, FactExtractor
 from memvault.filters import Filter, normalize_filter
-from memvault.items import MemoryItem, validate_ttl
+from memvault.items import MemoryItem, validate_moment, validate_ttl
 from memvault.model import Namespace
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
 from memvault.reconcile import Reconciler
@@ -446,9 +446,14 @@ class MemoryScope:
         memory qualifies) are shown to the model in **one** call, which decides ADD, UPDATE,
         DELETE or NONE per fact (:mod:`memvault.reconcile`); no call is made when the namespace
         is empty. A failed call or a reply that cannot be read logs a warning and adds every
-        fact, deleting nothing. A decision about a memory that changed since the model saw it
-        (another writer) is not applied: a stale UPDATE adds its text, a stale DELETE is
-        dropped. Without a reconciler every fact is remembered (added or merged).
+        fact, closing nothing. Supersede, not overwrite: an UPDATE writes its text as a new
+        memory and closes the one it replaces (as :meth:`supersede` does: ``valid_to`` set,
+        the two linked by ``"supersedes"`` and ``"superseded_by"``), a DELETE closes the
+        memory and adds nothing; both stay in the history, and a recall ``as_of`` a time
+        before finds them. A decision about a memory that changed since the model saw it
+        (another writer) is not applied: a stale UPDATE's text stays a memory of its own, a
+        stale DELETE is dropped. Without a reconciler every fact is remembered (added or
+        merged).
 
         Args:
             facts: Short self-contained facts, e.g. ``["The user moved to Porto."]``.
@@ -478,6 +483,45 @@ class MemoryScope:
         self, facts: Sequence[str], sources: Iterable[str], source: str
     ) -> Pipeline[list[MemoryChange]]:
         return reconciling(self._scoped, self.memory.reconciler, facts, sources, source)
+
+    def supersede(
+        self, old_key: str, new_text: str, *, at: Any = None, source: str = "api"
+    ) -> MemoryChange:
+        """Replace a memory with a new text, keeping the old one as what held before (no LLM).
+
+        Supersede, not overwrite: ``new_text`` is remembered (:meth:`remember`: added, or
+        merged into a current memory that says it) holding from ``at``, then the memory at
+        ``old_key`` is closed at ``at`` by it (:meth:`MemoryStore.supersede
+        <memvault.MemoryStore.supersede>`: its ``valid_to`` is set, it gets
+        ``"superseded_by"`` and the new one ``"supersedes"``). A recall of now finds the new
+        memory only; a recall ``as_of`` a time before ``at`` finds the old one; the history
+        of both keeps every version. This is what a reconciler's UPDATE does, for callers
+        who know which memory is replaced (the ``remember`` tool's ``replaces``).
+
+        Args:
+            old_key: The key of the memory replaced, in this namespace, still holding (as
+                :meth:`recall` or :meth:`list` show it).
+            new_text: What holds now, e.g. ``"The user lives in Porto."``; cut as
+                :meth:`remember` cuts it.
+            at: When it began to hold (when it was said): Unix seconds or a ``datetime``
+                (naive means UTC); default now. Where it comes before the old memory's
+                ``valid_from``, the old one closes just after that.
+            source: Who writes, recorded in the history of both.
+
+        Returns:
+            The change: ``event == "supersede"``, ``item`` the new memory, ``replaced`` the
+            old one as closed, ``before`` its text.
+
+        Raises:
+            ItemNotFoundError: If ``old_key`` holds no memory of this namespace that still
+                holds (never written, forgotten, expired, or closed already; if it closes
+                meanwhile, after the new memory is written, that memory stays).
+            InvalidArgumentError: If ``new_text`` is blank or says what the old memory says
+                (the same :func:`~memvault.statements.memory_key`), ``at`` is not a time, or
+                ``source`` is invalid.
+        """
+        when = validate_moment(at, "at", optional=True)
+        return supersede(self._scoped, old_key, new_text, when, source)
 
     def save_turns(
         self, messages: Sequence[Mapping[str, Any]], *, timestamp: float | None = None
@@ -585,11 +629,12 @@ class MemoryScope:
             run(self._storing_turn(chat, when, fall_back=False))
 
         def fallback() -> None:
-            store_statements(self._scoped, tails, enter_session(self._scoped, tails, chat, when))
+            window = enter_session(self._scoped, tails, chat, when)
+            store_statements(self._scoped, tails, window, when)
 
         return work, fallback
 
-    def forget(self, memory: str, *, source: str = "api") -> list[MemoryItem]:
+    def forget(self, memory: str, *, source: str = "api", erase: bool = False) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
         ``memory`` is first tried as the key of a memory in this namespace; if none has it,
@@ -601,28 +646,44 @@ class MemoryScope:
         memory was described) are taken out of the contexts of the memories beside them and of
         the turns kept in this process for the next turn's context (:mod:`memvault.forgetting`),
         so neither a search nor a later prompt quotes them; the history keeps them
-        (``history``). A sentence that names the memory in other words ("the thing about my
-        dog") is not recognised, and a forget from another process reaches the stored
-        memories, not the turns a running agent keeps.
+        (``history``), unless ``erase``. Memories that no longer hold (superseded or ended)
+        are found and removed as current ones are. A sentence that names the memory in other
+        words ("the thing about my dog") is not recognised, and a forget from another process
+        reaches the stored memories, not the turns a running agent keeps.
+
+        With ``erase=True`` (a user who wants a health detail gone) the text goes from the
+        history too: each memory removed is erased (:meth:`MemoryStore.delete
+        <memvault.MemoryStore.delete>` with ``erase=True``: its history entries keep their
+        event, time and source, not the text; the backend's files do not keep it readable),
+        and each memory beside it whose context quoted it, now or in its history, is erased
+        and written again unquoted (:func:`~memvault.forgetting.unquote_neighbours`). An
+        export or a history read afterwards holds the text nowhere. What no erase reaches:
+        backups, exports and copies made before it.
 
         Args:
             memory: A key (``"mem-3f2a..."``) or a description (``"that I am learning
                 Portuguese"``).
             source: Who forgets, recorded in the history of each memory removed (``"api"``,
                 ``"tool"``...).
+            erase: Also remove the texts from the history and the store's files.
 
         Returns:
             The memories removed (``[]`` when nothing matched).
 
         Raises:
-            InvalidArgumentError: If ``memory`` is blank.
+            InvalidArgumentError: If ``memory`` is blank or ``erase`` is not a bool.
         """
-        return self._scoped.forget(memory, source)
+        return self._scoped.forget(memory, source, erase=erase)
 
     # -- reads ------------------------------------------------------------------------------
 
     def recall(
-        self, query: str | None, k: int | None = None, *, exclude: Iterable[str] = ()
+        self,
+        query: str | None,
+        k: int | None = None,
+        *,
+        exclude: Iterable[str] = (),
+        as_of: Any = None,
     ) -> list[MemoryItem]:
         """Memories for a query, best first, each saying one thing once.
 
@@ -630,29 +691,46 @@ class MemoryScope:
         filter, then drops memories that say what another already returned says (the same
         :func:`~memvault.statements.memory_key`, whatever their stored keys) or what
         ``exclude`` says (its texts as said, or the statements in them: a question about a
-        memory does not exclude it), and puts every memory
-        that holds no statement (a stored question, request or pleasantry) after those that
-        do.
+        memory does not exclude it), puts every memory that holds no statement (a stored
+        question, request or pleasantry) after those that do, and never a closed memory
+        before the one that superseded it (:func:`~memvault.agent.recall.current_first`).
+
+        What holds now is recalled: a memory closed by a supersede (a reconciler's UPDATE or
+        DELETE, :meth:`supersede`) is left out. ``as_of`` recalls what held at that time; a
+        query naming a past period ("where did I live in April 2023?") recalls what held then
+        beside what holds now (:meth:`MemoryStore.search <memvault.MemoryStore.search>`).
 
         Args:
             query: Usually the latest user message; ``None`` or blank recalls nothing.
             k: Most memories, 1 to 1000; default the memory's ``k``.
             exclude: Texts already in the conversation (e.g. the chat history's messages).
+            as_of: Recall what held at this time: Unix seconds or a ``datetime`` (naive
+                means UTC); default now.
 
         Returns:
             Up to ``k`` items.
 
         Raises:
-            InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, or an
-                ``exclude`` that is not a list of strings.
+            InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, an
+                ``exclude`` that is not a list of strings, or an ``as_of`` that is not a
+                time from 1970.
         """
         k = self.memory.k if k is None else check_k(k)
         return recall(
-            self.store, self.namespace, query, k=k, filter=self.memory.filter, exclude=exclude
+            self.store,
+            self.namespace,
+            query,
+            k=k,
+            filter=self.memory.filter,
+            exclude=exclude,
+            as_of=as_of,
         )
 
-    def context(self, query: str | None, *, exclude: Iterable[str] = ()) -> str:
+    def context(self, query: str | None, *, exclude: Iterable[str] = (), as_of: Any = None) -> str:
         """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render` (within its budgets).
+
+        Each memory's line says when it holds (``"since 2023-06-02"``, or
+        ``"2023-03-01 – 2023-06-02"`` for a memory superseded since).
 
         Returns:
             The fenced block, or ``""`` when nothing was recalled.
@@ -660,26 +738,28 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: As :meth:`recall`.
         """
-        return self.memory.render(self.recall(query, exclude=exclude))
+        return self.memory.render(self.recall(query, exclude=exclude, as_of=as_of))
 
-    def list(self, limit: int = 20, offset: int = 0) -> list[MemoryItem]:
-        """The memories in scope, most recently updated first.
+    def list(self, limit: int = 20, offset: int = 0, *, as_of: Any = None) -> list[MemoryItem]:
+        """The memories in scope that hold now (or ``as_of``), most recently updated first.
 
         Args:
             limit: Most memories, 1 to 1,000,000.
             offset: Memories to skip first.
+            as_of: List what held at this time (Unix seconds or a ``datetime``); default now.
 
         Returns:
             The items.
 
         Raises:
-            InvalidArgumentError: On a bad ``limit`` or ``offset``.
+            InvalidArgumentError: On a bad ``limit``, ``offset`` or ``as_of``.
         """
         return self.store.search(
-            self.namespace, filter=self.memory.filter, limit=limit, offset=offset
+            self.namespace, filter=self.memory.filter, limit=limit, offset=offset, as_of=as_of
         )
 
     aremember = async_twin(remember)
+    asupersede = async_twin(supersede)
     aforget = async_twin(forget)
     arecall = async_twin(recall)
     acontext = async_twin(context)
@@ -694,6 +774,7 @@ def memory_context(
     k: int = 5,
     filter: Filter | None = None,
     header: str = DEFAULT_MEMORY_HEADER,
+    as_of: Any = None,
 ) -> str:
     """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
 
@@ -710,17 +791,19 @@ def memory_context(
         k: Most memories, 1 to 1000.
         filter: Optional metadata filter (see :mod:`memvault.filters`).
         header: Text before the fence.
+        as_of: Recall what held at this time (Unix seconds or a ``datetime``); default now
+            (see :meth:`MemoryScope.recall`).
 
     Returns:
         The fenced block, or ``""`` when the query is blank or nothing matched.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a store, ``query`` is not a UTF-8 str or
-            None, ``k`` is out of range or ``header`` is not a str.
+            None, ``k`` is out of range, ``header`` is not a str or ``as_of`` not a time.
         InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
     """
     memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)
-    return memory.scope().context(query)
+    return memory.scope().context(query, as_of=as_of)
 
 
 async def amemory_context(store: MemoryStore, query: str | None, **options: Any) -> str:

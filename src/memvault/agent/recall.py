@@ -2,17 +2,26 @@
 
 One search of the namespace (and below) in the store's default mode, then: no two memories
 with the same :func:`~memvault.statements.memory_key` (whatever their stored keys), none that
-repeats a text already in the conversation, and memories holding a statement before any stored
-question, request or pleasantry.
+repeats a text already in the conversation, memories holding a statement before any stored
+question, request or pleasantry, and never a closed memory above the memory that superseded
+it (:func:`current_first`).
+
+What holds when: by default the search returns what holds now (a memory closed by a
+supersede is left out); ``as_of`` asks what held at another time, and a query naming a past
+period ("where did I live in April 2023?") brings back what held then beside what holds now
+(:meth:`MemoryStore.search <memvault.MemoryStore.search>`). Where a closed memory and the one
+that superseded it both come back, the current one ranks first and the block a model reads
+dates both (:func:`~memvault.format_memories`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from memvault.arguments import check_query, check_texts
 from memvault.filters import Filter
-from memvault.items import MemoryItem
+from memvault.items import MemoryItem, validate_moment
 from memvault.model import Namespace
 from memvault.statements import memorable_text, memory_key
 from memvault.store import MemoryStore
@@ -26,6 +35,7 @@ def recall(
     k: int,
     filter: Filter | None,
     exclude: Iterable[str],
+    as_of: Any = None,
 ) -> list[MemoryItem]:
     """Memories for a query, best first (see :meth:`memvault.MemoryScope.recall`).
 
@@ -37,15 +47,18 @@ def recall(
         filter: Metadata filter, or ``None``.
         exclude: Texts already in the conversation: their texts as said and the statements
             in them are not recalled (a question about a memory does not exclude it).
+        as_of: Recall what held at this time (Unix seconds or a ``datetime``); ``None``:
+            what holds now (and then, for a query naming a past period).
 
     Returns:
         Up to ``k`` items.
 
     Raises:
-        InvalidArgumentError: If ``query`` is not a UTF-8 str or ``None``, or ``exclude`` is
-            not a list of strings.
+        InvalidArgumentError: If ``query`` is not a UTF-8 str or ``None``, ``exclude`` is
+            not a list of strings, or ``as_of`` is not a time.
     """
     check_query(query)
+    as_of = validate_moment(as_of, "as_of", optional=True)
     exclude = check_texts(exclude, "exclude", "the chat history's texts", utf8=False)
     if not (query and query.strip()):
         return []
@@ -55,7 +68,7 @@ def recall(
         stated = memorable_text(text)  # a question about a memory does not exclude it
         if stated:
             skip.add(memory_key(stated))
-    pool = store.search(namespace, query=query, filter=filter, limit=3 * k + len(skip))
+    pool = store.search(namespace, query=query, filter=filter, limit=3 * k + len(skip), as_of=as_of)
     statements: list[MemoryItem] = []
     chatter: list[MemoryItem] = []
     for item in pool:
@@ -64,4 +77,40 @@ def recall(
             continue
         skip.add(key)
         (statements if memorable_text(item.text) else chatter).append(item)
-    return (statements + chatter)[:k]
+    return current_first(statements + chatter)[:k]
+
+
+def current_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """``items`` in their order, except that none comes before the memory that superseded it.
+
+    A closed memory whose ``"superseded_by"`` names a memory of the same namespace that is
+    in ``items`` too is moved to just after it (after the last of a chain: Lisbon, then
+    Porto, then Braga comes back Braga, Porto, Lisbon wherever each ranked); the others keep
+    their places.
+
+    Args:
+        items: Memories, best first.
+
+    Returns:
+        The same memories, reordered.
+    """
+    given = {(item.namespace, item.key) for item in items}
+    waiting: dict[tuple[Namespace, str], list[MemoryItem]] = {}
+    placed: set[tuple[Namespace, str]] = set()
+    ordered: list[MemoryItem] = []
+
+    def place(item: MemoryItem) -> None:
+        ordered.append(item)
+        placed.add((item.namespace, item.key))
+        for later in waiting.pop((item.namespace, item.key), []):
+            place(later)
+
+    for item in items:
+        successor = item.value.get("superseded_by")
+        by = (item.namespace, successor) if isinstance(successor, str) else None
+        if by is not None and by in given and by not in placed:
+            waiting.setdefault(by, []).append(item)
+        else:
+            place(item)
+    left = [item for item in items if (item.namespace, item.key) not in placed]
+    return ordered + left  # a supersede cycle (made by hand) keeps its order

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
-from memvault.errors import InvalidArgumentError, InvalidValueError
+from memvault.errors import InvalidArgumentError, InvalidValueError, shown
 from memvault.forgetting import unquote_neighbours
 from memvault.items import MAX_TEXT_CHARS, MemoryItem
 from memvault.model import Namespace
@@ -71,13 +71,22 @@ class ScopedStore:
     similarity_threshold: float | None
 
     def remember(
-        self, text: Any, metadata: Any, kind: Any, sources: Iterable[str], source: str
+        self,
+        text: Any,
+        metadata: Any,
+        kind: Any,
+        sources: Iterable[str],
+        source: str,
+        *,
+        valid_from: float | None = None,
     ) -> tuple[Written, MemoryItem]:
         """Write one memory, merged into a stored one that says the same.
 
         See :meth:`memvault.MemoryScope.remember`. Read, merge and write only over what was
         read: a conflict (another thread or process wrote the memory meanwhile) reads again,
-        so nothing is lost or doubled.
+        so nothing is lost or doubled. Only a memory that still holds is merged into (a
+        closed one said it once; saying it again starts a new memory), and it keeps holding
+        from when it was first said (the earlier of its ``valid_from`` and ``valid_from``).
 
         Args:
             text: The memory's text; a longer one than the store holds is cut
@@ -86,6 +95,7 @@ class ScopedStore:
             kind: ``"fact"`` or ``"turn"``.
             sources: Keys of the memories this one was derived from.
             source: Who writes it, recorded in the history.
+            valid_from: When it was said, Unix seconds (a turn's timestamp); ``None``: now.
 
         Returns:
             Whether it was added or merged, and the item as stored.
@@ -104,6 +114,11 @@ class ScopedStore:
                 old = self._near_duplicate(text)
             value = self.merged(old, text, kind, sources)
             value.update(extra)
+            holds_from = valid_from
+            if old is not None:
+                holds_from = (
+                    old.valid_from if valid_from is None else min(old.valid_from, valid_from)
+                )
             try:
                 item = self.store.put(
                     self.namespace,
@@ -113,6 +128,7 @@ class ScopedStore:
                     source=source,
                     event="merge" if old is not None else None,
                     if_updated_at=None if old is None else old.updated_at,
+                    valid_from=holds_from,
                 )
             except InvalidValueError as error:
                 raise InvalidValueError(f"metadata: {error}") from None
@@ -124,19 +140,23 @@ class ScopedStore:
         """The key a memory saying ``text`` has here, and that memory if one is stored.
 
         That is :func:`~memvault.statements.memory_key` of the text, unless the memory under
-        it was since updated to say something else (an UPDATE keeps its key, and its history):
-        then the first of ``<key>-2``, ``<key>-3``... that is free or says ``text``.
+        it was since changed to say something else (a near-duplicate merged into it), or no
+        longer holds (it was superseded or ended, and what it said holds anew when said
+        again): then the first of ``<key>-2``, ``<key>-3``... that is free or holds a memory
+        that still holds and says ``text``.
 
         Raises:
-            InvalidArgumentError: If 1,000 keys were all updated away from ``text``.
+            InvalidArgumentError: If 1,000 keys were all taken by other or closed memories.
         """
         key = memory_key(text)
         for number in range(1, 1000):
             candidate = key if number == 1 else f"{key}-{number}"
             stored = self.store.get(self.namespace, candidate)
-            if stored is None or memory_key(stored.text) == key:
+            if stored is None or (memory_key(stored.text) == key and stored.valid_to is None):
                 return candidate, stored
-        raise InvalidArgumentError(f"text: 1,000 memories were updated away from {text!r}")
+        raise InvalidArgumentError(
+            f"text: 1,000 keys for {text!r} hold other memories or memories that ended"
+        )
 
     def merged(
         self, old: MemoryItem | None, text: str, kind: Kind, sources: Sequence[str]
@@ -185,24 +205,31 @@ class ScopedStore:
                 return item
         return None
 
-    def forget(self, memory: Any, source: str) -> list[MemoryItem]:
+    def forget(self, memory: Any, source: str, *, erase: bool = False) -> list[MemoryItem]:
         """Remove a memory, by key or by description, with what it was derived from.
 
         See :meth:`memvault.MemoryScope.forget`; the texts removed, and the description when
         the memory was described, are then taken out of the contexts of the memories beside
         them (:func:`~memvault.forgetting.unquote_neighbours`) and of the turns every agent
         memory of the store keeps (:meth:`~memvault.turn_context.SessionTails.of_store`).
+        Memories that no longer hold (superseded, ended) are forgotten as current ones are.
 
         Args:
             memory: A key or a description.
             source: Who forgets, recorded in the history.
+            erase: Also remove the texts from the history: the memories removed are
+                erased (:meth:`~memvault.MemoryStore.delete` with ``erase=True``) and so
+                is the history of each neighbour that quoted them
+                (:func:`~memvault.forgetting.unquote_neighbours`).
 
         Returns:
             The memories removed.
 
         Raises:
-            InvalidArgumentError: If ``memory`` is blank.
+            InvalidArgumentError: If ``memory`` is blank or ``erase`` not a bool.
         """
+        if not isinstance(erase, bool):
+            raise InvalidArgumentError(f"erase must be True or False, got {shown(erase)}")
         memory = check_text(memory, "memory")
         found = self.store.get(self.namespace, memory)
         targets = [found] if found is not None else self._memories_stating(description_of(memory))
@@ -215,19 +242,25 @@ class ScopedStore:
             for item in self._memories_stating(target.text):
                 removed.setdefault((item.namespace, item.key), item)
         for namespace, key in removed:
-            self.store.delete(namespace, key, source=source)
+            self.store.delete(namespace, key, source=source, erase=erase)
         texts = [item.text for item in removed.values()]
         if found is None and removed:  # what the request to forget named is gone too
             texts.append(description_of(memory))
         for namespace in dict.fromkeys(namespace for namespace, _ in removed):
-            unquote_neighbours(self.store, namespace, texts, source=source, ttl=self.ttl)
+            unquote_neighbours(
+                self.store, namespace, texts, source=source, ttl=self.ttl, erase=erase
+            )
             for tails in SessionTails.of_store(self.store):
                 tails.unquote(namespace, texts)
         return list(removed.values())
 
     def _memories_stating(self, description: str) -> list[MemoryItem]:
         pool = self.store.search(
-            self.namespace, query=description, mode="dense", limit=STATING_POOL
+            self.namespace,
+            query=description,
+            mode="dense",
+            limit=STATING_POOL,
+            include_closed=True,
         )
         return [item for item in pool if states(description, item.text)]
 

@@ -23,6 +23,7 @@ from memvault.arguments import check_texts
 from memvault.compare_and_set import retrying
 from memvault.errors import ExtractionError, ReconciliationError
 from memvault.extraction import Extractor
+from memvault.forgetting import rewrite_values
 from memvault.items import MemoryItem
 from memvault.reconcile import Reconciler, add_all
 from memvault.statements import memorable_text, memory_key
@@ -38,6 +39,7 @@ def reconciling(
     facts: Any,
     sources: Any,
     source: str,
+    at: float | None = None,
 ) -> Pipeline[list[MemoryChange]]:
     """Store new facts, deciding with the reconciler how each changes what is stored.
 
@@ -51,6 +53,7 @@ def reconciling(
         facts: The new facts (a list of strings, checked here).
         sources: Keys of the memories they were derived from (checked here).
         source: Who writes, recorded in the history.
+        at: When the facts were said, Unix seconds (a turn's timestamp); ``None``: now.
 
     Returns:
         A pipeline of at most one model call, returning one change per decision, in order.
@@ -68,7 +71,7 @@ def reconciling(
     fresh: list[str] = []
     for fact in dict.fromkeys(facts):
         if reconciler is None or scoped.key_and_memory_saying(fact)[1] is not None:
-            changes.append(remembered(scoped, fact, fact, sources, source))
+            changes.append(remembered(scoped, fact, fact, sources, source, at))
         else:
             fresh.append(fact)
     decisions = add_all(fresh)
@@ -83,7 +86,7 @@ def reconciling(
                 error,
                 (error.raw or "")[:200],
             )
-    return changes + apply_decisions(scoped, decisions, sources, source)
+    return changes + apply_decisions(scoped, decisions, sources, source, at)
 
 
 def storing_turn(
@@ -121,7 +124,7 @@ def storing_turn(
         existing = scoped.candidates(said, reconciler.candidates)
         call = ModelCall(reconciler.decide_turn, reconciler.adecide_turn, (chat, existing))
     else:
-        return store_statements(scoped, tails, window)
+        return store_statements(scoped, tails, window, when)
     try:
         reply = yield call
     except ExtractionError as error:
@@ -134,12 +137,12 @@ def storing_turn(
             error,
             (error.raw or "")[:200],
         )
-        return store_statements(scoped, tails, window)
+        return store_statements(scoped, tails, window, when)
     keys = [memory_key(statement) for statement in said]
     if extractor is not None:  # the reply is the facts, for the reconciler to decide
-        changes = yield from reconciling(scoped, reconciler, reply, keys, "extractor")
+        changes = yield from reconciling(scoped, reconciler, reply, keys, "extractor", when)
     else:  # the reply is the reconciler's decisions
-        changes = apply_decisions(scoped, reply, keys, "extractor")
+        changes = apply_decisions(scoped, reply, keys, "extractor", when)
     tails.record(window)
     return written(changes)
 
@@ -157,8 +160,9 @@ def enter_session(scoped: ScopedStore, tails: SessionTails, chat: Chat, when: fl
     """The turn's place in its session, with the earlier memories' contexts completed.
 
     The memories of the session's previous turn that waited for the messages after them
-    get their completed contexts in one write (:meth:`MemoryStore.put_many`), each only
-    if it still holds the context it was saved with.
+    get their completed contexts in one write (:func:`~memvault.forgetting.rewrite_values`:
+    one per validity, each memory holding as it did), each only if it still holds the
+    context it was saved with.
 
     Args:
         scoped: Where the memories are.
@@ -172,28 +176,27 @@ def enter_session(scoped: ScopedStore, tails: SessionTails, chat: Chat, when: fl
     window = tails.window((scoped.namespace, scoped.session_id), chat, when)
 
     def attempt() -> None:
-        updates, read = [], {}
+        updates = []
         for completion in window.completions:
             item = scoped.store.get(scoped.namespace, completion.key)
             if item is not None and item.value.get("context") == completion.stored:
-                updates.append((item.key, {**item.value, "context": completion.context}))
-                read[item.key] = item.updated_at
-        if updates:
-            scoped.store.put_many(
-                scoped.namespace, updates, ttl=scoped.ttl, source="turn", if_updated_at=read
-            )
+                updates.append((item, {**item.value, "context": completion.context}))
+        rewrite_values(scoped.store, scoped.namespace, updates, source="turn", ttl=scoped.ttl)
 
     retrying(attempt)
     return window
 
 
-def store_statements(scoped: ScopedStore, tails: SessionTails, window: Window) -> list[MemoryItem]:
+def store_statements(
+    scoped: ScopedStore, tails: SessionTails, window: Window, when: float
+) -> list[MemoryItem]:
     """Store the user's statements of a turn as ``kind="turn"`` memories with contexts.
 
     Args:
         scoped: Where the memories are.
         tails: The memory's last turns of each session; the turn is recorded there.
         window: The turn's window (:func:`enter_session`).
+        when: When the turn was said, Unix seconds: each statement holds from then.
 
     Returns:
         The memories written, in order.
@@ -205,7 +208,9 @@ def store_statements(scoped: ScopedStore, tails: SessionTails, window: Window) -
         if said is None:
             keys.append(None)
             continue
-        item = scoped.remember(said, {"context": turn.context}, "turn", (), "turn")[1]
+        item = scoped.remember(
+            said, {"context": turn.context}, "turn", (), "turn", valid_from=when
+        )[1]
         items.append(item)
         keys.append(item.key)
     tails.record(window, keys)

@@ -22,9 +22,20 @@ Kind = Literal["fact", "turn"]
 """What a memory is: a durable ``"fact"`` or a ``"turn"``, a statement as the user said it."""
 
 RESERVED_FIELDS = frozenset(
-    {"text", "kind", "mentions", "sessions", "session_id", "sources", "role"}
+    {
+        "text",
+        "kind",
+        "mentions",
+        "sessions",
+        "session_id",
+        "sources",
+        "role",
+        "supersedes",
+        "superseded_by",
+    }
 )
-"""Value fields the layer writes itself; ``metadata`` may not set them."""
+"""Value fields the layer (or :meth:`~memvault.MemoryStore.supersede`) writes itself;
+``metadata`` may not set them."""
 
 
 def check_options(

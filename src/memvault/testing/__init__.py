@@ -39,7 +39,13 @@ from memvault.testing.backend_tests import BackendTests
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import FakeClock
 from memvault.testing.contract import BackendContract
-from memvault.testing.oracle import filter_matches, in_scope, is_live, shares_query_word
+from memvault.testing.oracle import (
+    filter_matches,
+    holds_during,
+    in_scope,
+    is_live,
+    shares_query_word,
+)
 from memvault.testing.state_machine import StateMachineTests, StoreStateMachine
 from memvault.testing.store_tests import StoreTests
 
@@ -52,6 +58,7 @@ __all__ = [
     "StoreStateMachine",
     "StoreTests",
     "filter_matches",
+    "holds_during",
     "in_scope",
     "is_live",
     "shares_query_word",

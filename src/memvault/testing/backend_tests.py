@@ -5,7 +5,9 @@ what every read returns against :mod:`memvault.testing.oracle`: liveness at ``no
 expiring exactly then is expired), namespace prefixes segment by segment, filters, order
 (ties by id), limits and offsets, cosine similarities of the vectors written, BM25 results
 that share a word with the query, and both rankings of a hybrid search fetched in one call
-equal to each fetched alone.
+equal to each fetched alone. Records carry their validity (``valid_from``, ``valid_to``) as
+written, every read returns only what its :class:`~memvault.model.Validity` admits, and an
+erase (``delete(..., erase=True)``) leaves no value in the history.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from memvault.errors import ConflictError, InvalidArgumentError, StoreClosedErro
 from memvault.filters import normalize_filter
 from memvault.model import (
     Change,
+    Clauses,
     HistoryEntry,
     Namespace,
     Ranked,
     Record,
     SearchRequest,
+    Validity,
     Vector,
     record_id,
 )
@@ -37,6 +41,7 @@ from memvault.testing.oracle import (
     bm25_score,
     bm25_statistics,
     filter_matches,
+    holds_during,
     in_scope,
     is_live,
     searched_text,
@@ -47,6 +52,8 @@ T0 = DEFAULT_START
 """When the records of a test were first written, Unix seconds."""
 NOW = T0 + 1000.5
 """The ``now`` of every read of the corpus, Unix seconds."""
+CURRENT = Validity(since=NOW)
+"""What every read asks of validity unless it tests validity: what holds at ``NOW``."""
 API = Change("api")
 """How the tests' writes enter the history."""
 SCORE_TOLERANCE = 1e-4
@@ -108,6 +115,55 @@ LIMITS = [1, 3, 50]
 QUERIES = ["tea", "dog rain", "where is the nurse", "piano lisbon", "zebra"]
 
 
+@dataclass(frozen=True)
+class _Span:
+    namespace: Namespace
+    key: str
+    text: str
+    kind: str
+    updated: float  # seconds after T0
+    valid_from: float  # seconds after T0
+    valid_to: float | None  # seconds after T0, None: still holds
+    expires: float | None = None  # seconds after NOW, None: never
+
+
+_SPANS = [
+    _Span(("h",), "lisbon", "home lisbon", "home", 600.0, -1000.0, 500.0),
+    _Span(("h",), "porto", "home porto", "home", 600.0, 500.0, None),
+    _Span(("h",), "nurse", "nurse", "job", 10.0, -2000.0, None),
+    _Span(("h",), "ended", "lisbon lisbon", "job", 800.0, 0.0, NOW - T0),
+    _Span(("h",), "expired", "home lisbon", "home", 900.0, -1000.0, None, -1.0),
+    _Span(("h", "x"), "braga", "home braga", "home", 700.0, -3000.0, -1000.0),
+    _Span(("h", "x"), "plan", "plan lisbon", "home", 20.0, 1500.0, None),
+    _Span(("h", "x"), "rain", "rain lisbon", "job", 30.0, -500.0, 1500.0),
+    _Span(("i",), "lisbon", "home lisbon", "home", 600.0, -1000.0, 500.0),
+]
+"""Records whose validity the tests check: Lisbon closed when Porto began (written later, as
+a supersede writes), one closed long ago, one that begins after ``NOW`` (a plan), one that
+ends after it, one that ended exactly at ``NOW``, one valid but expired. Closed records rank
+first in recency and in similarity to ``"lisbon"``, so a read that applies validity after
+its limit returns too few."""
+
+_VALIDITIES = [
+    CURRENT,
+    Validity(T0 + 250, T0 + 250),
+    Validity(T0 + 500, T0 + 500),
+    Validity(T0 - 1500),
+    Validity(T0 - 1000, T0 - 1000),
+    Validity(T0 - 5000, T0 - 4000),
+    Validity(T0 + 2000, T0 + 2000),
+]
+"""Validities read: what holds at ``NOW`` (the default); as of a time before Porto (Lisbon,
+not Porto) and of Porto's first second (Porto, not Lisbon); since a period's start (both,
+and Braga); as of Lisbon's first second and Braga's last (Lisbon, not Braga); a span before
+anything held; as of a time to come (the plan, not the rain)."""
+
+_SPAN_PREFIXES: list[Namespace] = [(), ("h",), ("h", "x"), ("i",)]
+_SPAN_FILTERS: list[dict[str, Any] | None] = [None, {"kind": "home"}]
+_SPAN_QUERIES = ["lisbon", "porto nurse", "home"]
+_VALIDITY_READS = ["recent", "dense", "dense_records", "lexical", "both_rankings", "search"]
+
+
 def _vector(backend_test: ContractBase, text: str, scale: float) -> list[float]:
     return [scale * x for x in backend_test.make_embedder().embed_query(text)]
 
@@ -136,7 +192,9 @@ def _check_ranking(
         f"{case}: {len(found)} hits, expected {min(limit, len(expected))}: {found}"
     )
     for i, score in found:
-        assert i in expected, f"{case}: {i} must not be found (out of scope, expired, filtered)"
+        assert i in expected, (
+            f"{case}: {i} must not be found (out of scope, expired, filtered, not valid)"
+        )
         known = expected[i]
         if known is None:
             assert score > 0, f"{case}: BM25 score of {i} is {score}, not > 0"
@@ -193,13 +251,22 @@ class BackendTests(ContractBase):
         prefix: Namespace,
         filter: dict[str, Any] | None,
         now: float,
+        valid: Validity | None = None,
     ) -> list[Record]:
+        """The records a read of ``prefix`` with ``filter`` at ``now`` may return.
+
+        With ``valid``, only those :func:`~memvault.testing.oracle.holds_during` admits.
+        """
         return [
             record
             for record, _ in written.values()
             if in_scope(record.namespace, prefix)
             and is_live(record.expires_at, now)
             and filter_matches(record.value, filter)
+            and (
+                valid is None
+                or holds_during(record.valid_from, record.valid_to, valid.since, valid.until)
+            )
         ]
 
     def test_search_modes_are_declared(self, backend: Backend) -> None:
@@ -214,13 +281,19 @@ class BackendTests(ContractBase):
         """Every read of a new backend is empty, and its info is None."""
         query = _vector(self, "tea", 1.0)
         for prefix in [(), ("u",)]:
-            assert backend.recent(prefix, clauses=[], now=NOW, limit=5) == []
-            assert backend.dense(prefix, embedding=query, clauses=[], now=NOW, limit=5) == []
+            assert backend.recent(prefix, clauses=[], now=NOW, valid=CURRENT, limit=5) == []
+            assert (
+                backend.dense(prefix, embedding=query, clauses=[], now=NOW, valid=CURRENT, limit=5)
+                == []
+            )
             assert backend.count(prefix, now=NOW) == 0
             assert backend.namespaces(prefix, now=NOW) == []
             assert list(backend.scan(prefix, now=None)) == []
             if "lexical" in backend.search_modes:
-                assert backend.lexical("tea", prefix, clauses=[], now=NOW, limit=5) == []
+                assert (
+                    backend.lexical("tea", prefix, clauses=[], now=NOW, valid=CURRENT, limit=5)
+                    == []
+                )
         assert backend.get([record_id(("u",), "k")]) == [None]
         assert backend.get_info() is None
 
@@ -295,14 +368,19 @@ class BackendTests(ContractBase):
         assert backend.get([second.id]) == [expected]
         assert backend.count((), now=NOW) == 1
         assert list(backend.scan((), now=None)) == [expected]
-        hits = backend.dense((), embedding=old_vector, clauses=[], now=NOW, limit=5)
+        hits = backend.dense((), embedding=old_vector, clauses=[], now=NOW, valid=CURRENT, limit=5)
         _check_ranking(hits, {second.id: _cosine(old_vector, new_vector)}, 5, case="dense")
         if "lexical" in backend.search_modes:
-            assert backend.lexical("tea dog", (), clauses=[], now=NOW, limit=5) == []
-            assert _ids_of(backend.lexical("piano", (), clauses=[], now=NOW, limit=5)) == [
-                second.id
-            ]
-        assert backend.recent((), clauses=normalize_filter({"old": 1}), now=NOW, limit=5) == []
+            assert backend.lexical("tea dog", (), clauses=[], now=NOW, valid=CURRENT, limit=5) == []
+            assert _ids_of(
+                backend.lexical("piano", (), clauses=[], now=NOW, valid=CURRENT, limit=5)
+            ) == [second.id]
+        assert (
+            backend.recent(
+                (), clauses=normalize_filter({"old": 1}), now=NOW, valid=CURRENT, limit=5
+            )
+            == []
+        )
 
     def test_upsert_of_a_batch_replaces_and_inserts_in_order(self, backend: Backend) -> None:
         """One upsert of 30 records, new and replacing (live and expired), in input order."""
@@ -433,13 +511,13 @@ class BackendTests(ContractBase):
         assert backend.count((), now=NOW) == len(live)
         assert ("v",) not in backend.namespaces((), now=NOW)
         assert sorted(r.id for r in backend.scan((), now=None)) == sorted(remaining)
-        recent = backend.recent((), clauses=[], now=NOW, limit=50)
+        recent = backend.recent((), clauses=[], now=NOW, valid=CURRENT, limit=50)
         assert {r.id for r in recent} == {r.id for r in live}
         query = _vector(self, "tea dog piano", 1.0)
-        dense = backend.dense((), embedding=query, clauses=[], now=NOW, limit=50)
+        dense = backend.dense((), embedding=query, clauses=[], now=NOW, valid=CURRENT, limit=50)
         assert {i for i, _ in dense} == {r.id for r in live}
         if "lexical" in backend.search_modes:
-            lexical = backend.lexical("tea piano", (), clauses=[], now=NOW, limit=50)
+            lexical = backend.lexical("tea piano", (), clauses=[], now=NOW, valid=CURRENT, limit=50)
             assert not set(_ids_of(lexical)) & set(gone)
         again = Record(("v",), "k1", {"text": "tea"}, NOW, NOW, None)
         assert backend.upsert([again], [_vector(self, "tea", 1.0)], now=NOW, change=API) == [again]
@@ -462,6 +540,7 @@ class BackendTests(ContractBase):
                         prefix,
                         clauses=normalize_filter(filter),
                         now=NOW,
+                        valid=CURRENT,
                         limit=limit,
                         offset=offset,
                     )
@@ -476,7 +555,9 @@ class BackendTests(ContractBase):
             expected = sorted(
                 self._candidates(written, (), None, now), key=lambda r: (-r.updated_at, r.id)
             )
-            assert backend.recent((), clauses=[], now=now, limit=50) == expected, now
+            assert (
+                backend.recent((), clauses=[], now=now, valid=Validity(now), limit=50) == expected
+            ), now
             assert backend.count((), now=now) == len(expected), now
 
     def test_dense_scores_are_cosine_similarities(self, backend: Backend) -> None:
@@ -501,6 +582,7 @@ class BackendTests(ContractBase):
                         embedding=query,
                         clauses=normalize_filter(filter),
                         now=NOW,
+                        valid=CURRENT,
                         limit=limit,
                     )
                     case = f"dense({text!r}, {prefix}, {filter}, limit={limit})"
@@ -523,12 +605,12 @@ class BackendTests(ContractBase):
             [*records, other], [vector] * 4 + [_vector(self, "rain", 1.0)], now=T0, change=API
         )
         ordered = sorted(r.id for r in records)
-        found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, limit=3)
+        found = backend.dense(("t",), embedding=vector, clauses=[], now=NOW, valid=CURRENT, limit=3)
         assert [i for i, _ in found] == ordered[:3]
         assert found[0][1] == found[1][1] == found[2][1] == pytest.approx(1.0, abs=SCORE_TOLERANCE)
         if "hybrid" in backend.search_modes:
             both = backend.both_rankings(
-                "tea dog", ("t",), embedding=vector, clauses=[], now=NOW, limit=3
+                "tea dog", ("t",), embedding=vector, clauses=[], now=NOW, valid=CURRENT, limit=3
             )
             assert both[0] == found
 
@@ -559,7 +641,12 @@ class BackendTests(ContractBase):
                     }
                     limit = next(limits)
                     found = backend.lexical(
-                        text, prefix, clauses=normalize_filter(filter), now=NOW, limit=limit
+                        text,
+                        prefix,
+                        clauses=normalize_filter(filter),
+                        now=NOW,
+                        valid=CURRENT,
+                        limit=limit,
                     )
                     case = f"lexical({text!r}, {prefix}, {filter}, limit={limit})"
                     _check_ranking(found, expected, limit, case=case)
@@ -573,7 +660,7 @@ class BackendTests(ContractBase):
         backend.upsert(
             records, [_vector(self, "piano rain", 1.0)] * len(records), now=T0, change=API
         )
-        found = backend.lexical("piano", ("t",), clauses=[], now=NOW, limit=3)
+        found = backend.lexical("piano", ("t",), clauses=[], now=NOW, valid=CURRENT, limit=3)
         assert _ids_of(found) == sorted(r.id for r in records)[:3]
         assert found[0][1] == found[1][1] == found[2][1] > 0
 
@@ -588,7 +675,7 @@ class BackendTests(ContractBase):
                 for r in self._candidates(written, (), None, NOW)
                 if shares_query_word(r.value, text)
             }
-            found = backend.lexical(text, (), clauses=[], now=NOW, limit=50)
+            found = backend.lexical(text, (), clauses=[], now=NOW, valid=CURRENT, limit=50)
             _check_ranking(found, expected, 50, case=f"lexical({text!r})")
 
     def test_both_rankings_are_what_dense_and_lexical_return(self, backend: Backend) -> None:
@@ -608,12 +695,25 @@ class BackendTests(ContractBase):
                     clauses, limit = normalize_filter(filter), next(limits)
                     expected = (
                         backend.dense(
-                            prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                            prefix,
+                            embedding=query,
+                            clauses=clauses,
+                            now=NOW,
+                            valid=CURRENT,
+                            limit=limit,
                         ),
-                        backend.lexical(text, prefix, clauses=clauses, now=NOW, limit=limit),
+                        backend.lexical(
+                            text, prefix, clauses=clauses, now=NOW, valid=CURRENT, limit=limit
+                        ),
                     )
                     found = backend.both_rankings(
-                        text, prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                        text,
+                        prefix,
+                        embedding=query,
+                        clauses=clauses,
+                        now=NOW,
+                        valid=CURRENT,
+                        limit=limit,
                     )
                     case = f"both_rankings({text!r}, {prefix}, {filter}, limit={limit})"
                     assert found == expected, case
@@ -632,10 +732,20 @@ class BackendTests(ContractBase):
                 for filter in FILTERS:
                     clauses, limit = normalize_filter(filter), next(limits)
                     ranked = backend.dense(
-                        prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                        prefix,
+                        embedding=query,
+                        clauses=clauses,
+                        now=NOW,
+                        valid=CURRENT,
+                        limit=limit,
                     )
                     found = backend.dense_records(
-                        prefix, embedding=query, clauses=clauses, now=NOW, limit=limit
+                        prefix,
+                        embedding=query,
+                        clauses=clauses,
+                        now=NOW,
+                        valid=CURRENT,
+                        limit=limit,
                     )
                     case = f"dense_records({text!r}, {prefix}, {filter}, limit={limit})"
                     assert [(record.id, score) for record, score in found] == ranked, case
@@ -725,10 +835,12 @@ class BackendTests(ContractBase):
             "get": lambda: backend.get([record.id]),
             "upsert": lambda: backend.upsert([record], [vector], now=T0, change=API),
             "delete": lambda: backend.delete([record.id], now=NOW, source="api"),
-            "recent": lambda: backend.recent((), clauses=[], now=T0, limit=1),
-            "dense": lambda: backend.dense((), embedding=vector, clauses=[], now=T0, limit=1),
+            "recent": lambda: backend.recent((), clauses=[], now=T0, valid=Validity(T0), limit=1),
+            "dense": lambda: backend.dense(
+                (), embedding=vector, clauses=[], now=T0, valid=Validity(T0), limit=1
+            ),
             "dense_records": lambda: backend.dense_records(
-                (), embedding=vector, clauses=[], now=T0, limit=1
+                (), embedding=vector, clauses=[], now=T0, valid=Validity(T0), limit=1
             ),
             "count": lambda: backend.count((), now=T0),
             "namespaces": lambda: backend.namespaces((), now=T0),
@@ -739,10 +851,12 @@ class BackendTests(ContractBase):
             "set_info": lambda: backend.set_info({"dim": 64}),
         }
         if "lexical" in backend.search_modes:
-            calls["lexical"] = lambda: backend.lexical("tea", (), clauses=[], now=T0, limit=1)
+            calls["lexical"] = lambda: backend.lexical(
+                "tea", (), clauses=[], now=T0, valid=Validity(T0), limit=1
+            )
         if "hybrid" in backend.search_modes:
             calls["both_rankings"] = lambda: backend.both_rankings(
-                "tea", (), embedding=vector, clauses=[], now=T0, limit=1
+                "tea", (), embedding=vector, clauses=[], now=T0, valid=Validity(T0), limit=1
             )
         wrong = {}
         for name, call in calls.items():
@@ -851,6 +965,335 @@ class BackendTests(ContractBase):
         assert backend.history(ns, "old") == gone
         assert backend.get([record_id(ns, "old")]) == [None]
 
+    # -- validity -------------------------------------------------------------------------
+
+    def test_validity_fields_round_trip(self, backend: Backend) -> None:
+        """``valid_from`` and ``valid_to`` come back as written, from upsert, get and scan.
+
+        A record built without ``valid_from`` holds from its ``updated_at``; a ``valid_to``
+        is kept, and ``None`` stays ``None``; a version replacing another takes the new
+        record's validity (an upsert closes a record, the next opens it again), while
+        ``created_at`` is kept as ever.
+        """
+        plain = Record(("u",), "plain", {"text": "tea"}, T0, T0 + 1, None)
+        assert (plain.valid_from, plain.valid_to) == (T0 + 1, None)
+        closed = Record(("u",), "closed", {"text": "dog"}, T0, T0, None, T0 - 86400.25, T0 + 0.5)
+        coming = Record(
+            ("u", "x"), "coming", {"text": "rain"}, T0, T0, NOW + 10, valid_from=NOW + 3600.125
+        )
+        records = [plain, closed, coming]
+        vectors = [_vector(self, searched_text(r.value), 1.0) for r in records]
+        assert backend.upsert(records, vectors, now=T0, change=API) == records
+        got = backend.get([r.id for r in records])
+        assert got == records
+        assert [(r.valid_from, r.valid_to) for r in got if r is not None] == [
+            (T0 + 1, None),
+            (T0 - 86400.25, T0 + 0.5),
+            (NOW + 3600.125, None),
+        ]
+        scanned = sorted(backend.scan((), now=None), key=lambda r: r.id)
+        assert scanned == sorted(records, key=lambda r: r.id)
+        closing = replace(plain, updated_at=T0 + 2, valid_to=T0 + 2)
+        assert backend.upsert([closing], vectors[:1], now=T0 + 2, change=API) == [closing]
+        assert backend.get([plain.id]) == [closing]
+        reopened = replace(closing, updated_at=T0 + 3, valid_from=T0 + 3, valid_to=None)
+        assert backend.upsert([reopened], vectors[:1], now=T0 + 3, change=API) == [reopened]
+        assert backend.get([plain.id]) == [reopened]
+        scanned = sorted(backend.scan(("u",), now=T0 + 3), key=lambda r: r.id)
+        assert scanned == sorted([reopened, closed, coming], key=lambda r: r.id)
+
+    def _fill_spans(self, backend: Backend) -> dict[str, tuple[Record, list[float]]]:
+        """Write :data:`_SPANS` in one upsert at ``T0``; each vector scaled differently."""
+        written: dict[str, tuple[Record, list[float]]] = {}
+        for number, span in enumerate(_SPANS):
+            record = Record(
+                namespace=span.namespace,
+                key=span.key,
+                value={"text": span.text, "kind": span.kind},
+                created_at=T0 + span.updated - 100.0,
+                updated_at=T0 + span.updated,
+                expires_at=None if span.expires is None else NOW + span.expires,
+                valid_from=T0 + span.valid_from,
+                valid_to=None if span.valid_to is None else T0 + span.valid_to,
+            )
+            written[record.id] = (record, _vector(self, span.text, 0.5 + 0.75 * number))
+        records = [record for record, _ in written.values()]
+        vectors = [vector for _, vector in written.values()]
+        assert backend.upsert(records, vectors, now=T0, change=API) == records
+        return written
+
+    @pytest.mark.parametrize("read", _VALIDITY_READS)
+    def test_reads_return_what_the_validity_admits(self, backend: Backend, read: str) -> None:
+        """Each read returns exactly the live matching records its ``valid`` admits.
+
+        ``recent``, ``dense``, ``dense_records``, ``lexical``, ``both_rankings`` (where
+        ``search_modes`` serve them) and ``search`` of a
+        :class:`~memvault.model.SearchRequest` in every mode and without a query, each with
+        every validity of :data:`_VALIDITIES`: what holds now leaves closed records out;
+        ``Validity(T, T)`` at a past time returns the old record and not the new; a
+        ``Validity(since=start)`` returns both. Validity is applied inside the query, before
+        ``limit`` and ``offset``, as a filter is (the closed records rank first).
+        """
+        modes = backend.search_modes
+        if read == "lexical" and "lexical" not in modes:
+            pytest.skip(f"{type(backend).__name__} serves no lexical search (search_modes)")
+        if read == "both_rankings" and "hybrid" not in modes:
+            pytest.skip(f"{type(backend).__name__} serves no hybrid search (search_modes)")
+        written = self._fill_spans(backend)
+        limits, pages = itertools.cycle(LIMITS), itertools.cycle(PAGES)
+        for valid, prefix, filter in itertools.product(_VALIDITIES, _SPAN_PREFIXES, _SPAN_FILTERS):
+            asked = _Asked(
+                prefix=prefix,
+                clauses=normalize_filter(filter),
+                valid=valid,
+                candidates=self._candidates(written, prefix, filter, NOW, valid),
+                case=f"{read}({prefix}, {filter}, valid={valid})",
+            )
+            if read == "recent":
+                for page in PAGES:
+                    _check_recent_page(backend, asked, page)
+                continue
+            for number, text in enumerate(_SPAN_QUERIES):
+                query = _vector(self, text, 2.5 + number)
+                if read == "search":
+                    _check_search_pages(backend, asked, written, text, query, next(pages))
+                else:
+                    _check_ranked_read(backend, read, asked, written, text, query, next(limits))
+
+    # -- erase ----------------------------------------------------------------------------
+
+    def test_erase_keeps_no_value_in_the_history(self, backend: Backend) -> None:
+        """``delete(erase=True)`` removes the record and every value its history held.
+
+        ``get`` returns None and no read finds it; each history entry of the key keeps its
+        event, time and source with ``before`` and ``after`` ``None``, and an ``"erase"``
+        entry at ``now`` ends it, in place of ``"delete"`` (and of ``"expire"`` for an
+        expired record); ``history_under`` reads the same entries. A key written again
+        afterwards starts a history of values anew.
+        """
+        ns = ("u", "a")
+        vector = _vector(self, "diabetes", 1.0)
+        first = Record(ns, "k", {"text": "diabetes"}, T0, T0, None)
+        second = replace(first, value={"text": "diabetes type two"}, updated_at=T0 + 1)
+        brief = Record(ns, "brief", {"text": "insulin"}, T0, T0, T0 + 1.5)
+        backend.upsert([first, brief], [vector, vector], now=T0, change=Change("tool"))
+        backend.upsert([second], [vector], now=T0 + 1, change=API)
+        absent = record_id(ns, "absent")
+        backend.delete([first.id, brief.id, absent], now=T0 + 2, source="user", erase=True)
+        assert backend.get([first.id, brief.id]) == [None, None]
+        expected = [
+            HistoryEntry(ns, "k", "add", T0, None, None, "tool"),
+            HistoryEntry(ns, "k", "update", T0 + 1, None, None, "api"),
+            HistoryEntry(ns, "k", "erase", T0 + 2, None, None, "user"),
+        ]
+        assert backend.history(ns, "k") == expected
+        assert backend.history(ns, "brief") == [
+            HistoryEntry(ns, "brief", "add", T0, None, None, "tool"),
+            HistoryEntry(ns, "brief", "erase", T0 + 2, None, None, "user"),
+        ]
+        assert backend.history(ns, "absent") == []  # nothing was there: nothing recorded
+        under = [e for e in backend.history_under(ns) if e.key == "k"]
+        assert under == expected
+        assert backend.count((), now=T0 + 2) == 0
+        assert backend.recent((), clauses=[], now=T0 + 2, valid=Validity(T0 + 2), limit=5) == []
+        assert (
+            backend.dense(
+                (), embedding=vector, clauses=[], now=T0 + 2, valid=Validity(T0 + 2), limit=5
+            )
+            == []
+        )
+        if "lexical" in backend.search_modes:
+            assert (
+                backend.lexical(
+                    "diabetes insulin",
+                    (),
+                    clauses=[],
+                    now=T0 + 2,
+                    valid=Validity(T0 + 2),
+                    limit=5,
+                )
+                == []
+            )
+        again = Record(ns, "k", {"text": "tea"}, T0 + 3, T0 + 3, None)
+        backend.upsert([again], [vector], now=T0 + 3, change=API)
+        assert backend.history(ns, "k") == [
+            *expected,
+            HistoryEntry(ns, "k", "add", T0 + 3, None, {"text": "tea"}, "api"),
+        ]
+
+    def test_erase_of_a_key_with_only_history_left_scrubs_it(self, backend: Backend) -> None:
+        """Erasing a key deleted before (no record, a history) scrubs its history too.
+
+        Its entries lose their values and an ``"erase"`` entry is recorded; erasing a key
+        that never held anything records nothing.
+        """
+        ns, vector = ("u",), _vector(self, "secret", 1.0)
+        record = Record(ns, "k", {"text": "secret"}, T0, T0, None)
+        backend.upsert([record], [vector], now=T0, change=API)
+        backend.delete([record.id], now=T0 + 1, source="api")
+        assert [e.before for e in backend.history(ns, "k")] == [None, {"text": "secret"}]
+        backend.delete([record.id, record_id(ns, "never")], now=T0 + 2, source="api", erase=True)
+        assert backend.history(ns, "k") == [
+            HistoryEntry(ns, "k", "add", T0, None, None, "api"),
+            HistoryEntry(ns, "k", "delete", T0 + 1, None, None, "api"),
+            HistoryEntry(ns, "k", "erase", T0 + 2, None, None, "api"),
+        ]
+        assert backend.history(ns, "never") == []
+        assert [e.event for e in backend.history_under(())] == ["add", "delete", "erase"]
+
+    def test_erase_leaves_the_history_of_other_keys(self, backend: Backend) -> None:
+        """Erasing one key leaves every other key's records and history as they were.
+
+        Other keys of its namespace, and the same key in look-alike namespaces (a parent, a
+        child, ``("u", "ab")`` beside ``("u", "a")``), keep their values.
+        """
+        vector = _vector(self, "tea", 1.0)
+        idents: list[tuple[Namespace, str]] = [
+            (("u",), "k"),
+            (("u", "a"), "k"),
+            (("u", "a"), "k2"),
+            (("u", "a", "x"), "k"),
+            (("u", "ab"), "k"),
+            (("ua",), "k"),
+        ]
+        for version in (1, 2):
+            records = [
+                Record(ns, key, {"text": f"{'/'.join(ns)} {key} v{version}"}, T0, T0, None)
+                for ns, key in idents
+            ]
+            backend.upsert(records, [vector] * len(records), now=T0 + version, change=API)
+        before = {ident: backend.history(*ident) for ident in idents}
+        kept = [r for r in records if (r.namespace, r.key) != (("u", "a"), "k")]
+        backend.delete([record_id(("u", "a"), "k")], now=T0 + 3, source="api", erase=True)
+        for ident in idents:
+            if ident == (("u", "a"), "k"):
+                continue
+            assert backend.history(*ident) == before[ident], ident
+        assert backend.get([r.id for r in kept]) == kept
+        assert [e.event for e in backend.history(("u", "a"), "k")] == ["add", "update", "erase"]
+        others = [e for e in backend.history_under(()) if (e.namespace, e.key) != idents[1]]
+        assert all(e.after is not None for e in others)
+
 
 def _ids_of(ranked: Ranked) -> list[str]:
     return [i for i, _ in ranked]
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One read of the validity tests: where, which, and the records it may return.
+
+    Attributes:
+        prefix: The namespace prefix read.
+        clauses: Its filter, normalized.
+        valid: Its validity.
+        candidates: The live records in scope that match and ``valid`` admits.
+        case: How a failure names the read.
+    """
+
+    prefix: Namespace
+    clauses: Clauses
+    valid: Validity
+    candidates: list[Record]
+    case: str
+
+
+def _check_recent_page(backend: Backend, asked: _Asked, page: tuple[int, int]) -> None:
+    """``recent`` with ``asked.valid`` returns a page of the admitted records, newest first."""
+    limit, offset = page
+    ordered = sorted(asked.candidates, key=lambda r: (-r.updated_at, r.id))
+    found = backend.recent(
+        asked.prefix,
+        clauses=asked.clauses,
+        now=NOW,
+        valid=asked.valid,
+        limit=limit,
+        offset=offset,
+    )
+    assert found == ordered[offset : offset + limit], f"{asked.case}, page {page}"
+
+
+def _check_ranked_read(
+    backend: Backend,
+    read: str,
+    asked: _Asked,
+    written: dict[str, tuple[Record, list[float]]],
+    text: str,
+    query: list[float],
+    limit: int,
+) -> None:
+    """``dense``, ``dense_records``, ``lexical`` or ``both_rankings`` rank admitted records.
+
+    Dense rankings hold the ``limit`` best cosines of the admitted records; lexical ones
+    the admitted records sharing a word with ``text``.
+    """
+    dense: dict[str, float | None] = {
+        r.id: _cosine(written[r.id][1], query) for r in asked.candidates
+    }
+    lexical: dict[str, float | None] = {
+        r.id: None for r in asked.candidates if shares_query_word(r.value, text)
+    }
+    case = f"{asked.case} for {text!r}, limit={limit}"
+    where: dict[str, Any] = {
+        "clauses": asked.clauses,
+        "now": NOW,
+        "valid": asked.valid,
+        "limit": limit,
+    }
+    if read == "dense":
+        found = backend.dense(asked.prefix, embedding=query, **where)
+        _check_ranking(found, dense, limit, case=case)
+    elif read == "dense_records":
+        pairs = backend.dense_records(asked.prefix, embedding=query, **where)
+        _check_ranking([(r.id, score) for r, score in pairs], dense, limit, case=case)
+        assert [r for r, _ in pairs] == [written[r.id][0] for r, _ in pairs], case
+    elif read == "lexical":
+        _check_ranking(backend.lexical(text, asked.prefix, **where), lexical, limit, case=case)
+    else:
+        both = backend.both_rankings(text, asked.prefix, embedding=query, **where)
+        _check_ranking(both[0], dense, limit, case=f"dense of {case}")
+        _check_ranking(both[1], lexical, limit, case=f"lexical of {case}")
+
+
+def _check_search_pages(
+    backend: Backend,
+    asked: _Asked,
+    written: dict[str, tuple[Record, list[float]]],
+    text: str,
+    query: list[float],
+    page: tuple[int, int],
+) -> None:
+    """``search`` with ``asked.valid``, in every mode and without a query, finds admitted records.
+
+    Each page is what :meth:`Backend.search` makes of the primitives, holds only records
+    ``valid`` admits (as written; for ``"lexical"``, those sharing a word with ``text``) and
+    is as long as they allow.
+    """
+    limit, offset = page
+    allowed = {r.id for r in asked.candidates}
+    matching = {r.id for r in asked.candidates if shares_query_word(r.value, text)}
+    for mode in (None, *backend.search_modes):
+        request = SearchRequest(
+            prefix=asked.prefix,
+            mode=mode,
+            query=None if mode is None else text,
+            embedding=None if mode in (None, "lexical") else np.asarray(query),
+            clauses=asked.clauses,
+            now=NOW,
+            limit=limit,
+            offset=offset,
+            valid=asked.valid,
+        )
+        case = f"search {asked.case} for {text!r}, mode={mode}, limit={limit}, offset={offset}"
+        found = backend.search(request)
+        assert found == Backend.search(backend, request), case
+        if mode is None:
+            ordered = sorted(asked.candidates, key=lambda r: (-r.updated_at, r.id))
+            assert [record for record, _ in found] == ordered[offset : offset + limit], case
+            continue
+        ids = [record.id for record, _ in found]
+        pool = matching if mode == "lexical" else allowed
+        assert len(ids) == len(set(ids)), f"{case}: an id came back twice: {ids}"
+        assert set(ids) <= pool, f"{case}: {sorted(set(ids) - pool)} must not be found"
+        assert len(ids) == min(limit, max(0, len(pool) - offset)), f"{case}: {ids}"
+        assert [r for r, _ in found] == [written[i][0] for i in ids], case

@@ -16,6 +16,8 @@ The filter language, as documented:
 - a bool equals only a bool, a str only a str, and numbers (int or float) compare as 64-bit
   floats;
 - ``$gt $gte $lt $lte`` match numeric fields only (never a bool or a str).
+
+Validity, as :class:`memvault.model.Validity` documents it, is :func:`holds_during`.
 """
 
 from __future__ import annotations
@@ -119,6 +121,36 @@ def is_live(expires_at: float | None, now: float) -> bool:
     An item expiring exactly at ``now`` is expired.
     """
     return expires_at is None or expires_at > now
+
+
+def holds_during(
+    valid_from: float, valid_to: float | None, since: float, until: float | None = None
+) -> bool:
+    """Whether a read asking what held from ``since`` to ``until`` returns an item.
+
+    The rule :class:`memvault.model.Validity` documents: an item holds in the world from its
+    ``valid_from`` until its ``valid_to`` (``None``: still holds), the end excluded; a read
+    returns it when what it says still held after ``since`` and, where ``until`` is given, had
+    begun by then. A read of now asks ``since=now``; ``as_of=T`` asks ``since=until=T``; a
+    query naming a past period asks ``since`` its start.
+
+    Args:
+        valid_from: When the item began to hold, Unix seconds.
+        valid_to: When it stopped holding, Unix seconds, or ``None``.
+        since: Unix seconds.
+        until: Unix seconds, or ``None`` (no bound).
+
+    Example:
+        >>> holds_during(100.0, 200.0, since=200.0)  # ended exactly then
+        False
+        >>> holds_during(100.0, 200.0, since=150.0, until=150.0)  # as of 150
+        True
+        >>> holds_during(100.0, None, since=50.0, until=50.0)  # not yet begun
+        False
+    """
+    if valid_to is not None and not valid_to > since:
+        return False
+    return until is None or valid_from <= until
 
 
 def query_words(query: str) -> set[str]:

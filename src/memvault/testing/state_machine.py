@@ -1,16 +1,17 @@
 """A hypothesis state machine: random operations on a real store and on a plain dict, side by side.
 
-The shape of Chroma's property tests: :class:`StoreStateMachine` applies puts (with TTLs),
-deletes, clock moves and cleanups to a :class:`~memvault.MemoryStore` on the backend under
-test and to a dict model, and after every step checks that every read of the store (get,
-recency, dense, lexical and the default search mode, count, list) agrees with the model,
+The shape of Chroma's property tests: :class:`StoreStateMachine` applies puts (with TTLs and
+validity spans), supersedes, deletes, erases, clock moves and cleanups to a
+:class:`~memvault.MemoryStore` on the backend under test and to a dict model, and after every
+step checks that every read of the store (get, history, recency, dense, lexical and the
+default search mode, of now and ``as_of`` past times, count, list) agrees with the model,
 computed with :mod:`memvault.testing.oracle`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -26,12 +27,14 @@ from hypothesis.stateful import (
 
 from memvault.backends.base import Backend
 from memvault.embedding import Embedder, HashingEmbedder
+from memvault.errors import InvalidArgumentError, ItemNotFoundError
 from memvault.model import HistoryEntry, HistoryEvent, Namespace, record_id
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.testing.base import ContractBase
 from memvault.testing.clock import FakeClock
 from memvault.testing.oracle import (
     filter_matches,
+    holds_during,
     in_scope,
     is_live,
     searched_text,
@@ -48,6 +51,15 @@ FUNCTION_WORDS = ["the", "where", "is"]
 FILTERS = [None, {"n": {"$gt": 1}}, {"n": {"$ne": 2}}, {"kind": "fact"}, {"n": {"$in": [0, 3]}}]
 SCORE_TOLERANCE = 1e-4
 """How far a cosine similarity from the store may be from the one computed here."""
+VALID_FROM = [None, None, -50.0, -5.0, 5.0]
+"""A put's ``valid_from``, in seconds from now (``None``: not given, so now)."""
+VALID_TO = [None, None, None, -1.0, 5.0, 50.0]
+"""A put's ``valid_to``, in seconds from now (``None``: still holds); one not after
+``valid_from`` is refused."""
+CLOSING = [None, None, -1.0, 5.0]
+"""A supersede's ``at``, in seconds from now (``None``: the default)."""
+AS_OF = [None, None, None, 0.0, 1.0, 5.0, 10.0, 60.0]
+"""A search's ``as_of``, in seconds before now (``None``: a search of now)."""
 
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
 queries = st.lists(st.sampled_from(WORDS + FUNCTION_WORDS), min_size=1, max_size=4).map(" ".join)
@@ -84,12 +96,16 @@ values = st.builds(
 
 
 def query_rule() -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A hypothesis ``rule`` drawing ``prefix``, ``query``, ``filter`` and ``limit``."""
+    """A hypothesis ``rule`` drawing ``prefix``, ``query``, ``filter``, ``limit``, ``back``.
+
+    ``back``: seconds before now of the search's ``as_of`` (:data:`AS_OF`), or ``None``.
+    """
     return rule(
         prefix=st.sampled_from(PREFIXES),
         query=queries,
         filter=st.sampled_from(FILTERS),
         limit=st.integers(1, 6),
+        back=st.sampled_from(AS_OF),
     )
 
 
@@ -105,16 +121,20 @@ class ModelItem:
         created_at: When the key was first put, kept while it stays live (Unix seconds).
         updated_at: When it was last put (Unix seconds).
         expires_at: When it expires (Unix seconds), or None.
+        valid_from: When it began to hold (Unix seconds).
+        valid_to: When it stopped holding (Unix seconds), or None: it still holds.
     """
 
     value: dict[str, Any]
     created_at: float
     updated_at: float
     expires_at: float | None
+    valid_from: float
+    valid_to: float | None
 
 
 class StoreStateMachine(RuleBasedStateMachine):
-    """Random puts, deletes, clock moves and cleanups on a store and a dict model.
+    """Random puts, supersedes, deletes, erases, clock moves, cleanups on a store and a model.
 
     Make one for a backend with :meth:`for_backend`; run it with
     :func:`hypothesis.stateful.run_state_machine_as_test`, as
@@ -176,14 +196,32 @@ class StoreStateMachine(RuleBasedStateMachine):
         }
 
     def candidates(
-        self, prefix: Namespace, filter: dict[str, Any] | None
+        self, prefix: Namespace, filter: dict[str, Any] | None, as_of: float | None = None
     ) -> dict[Ident, ModelItem]:
-        """The model's items a search of ``prefix`` with ``filter`` may return now."""
+        """The model's items a search of ``prefix`` with ``filter`` may return now.
+
+        Those that hold now, or with ``as_of`` (Unix seconds) those that held then.
+        """
+        since = self.clock.now if as_of is None else as_of
         return {
             ident: item
             for ident, item in self.live(prefix).items()
             if filter_matches(item.value, filter)
+            and holds_during(item.valid_from, item.valid_to, since, as_of)
         }
+
+    def as_of(self, back: float | None) -> float | None:
+        """A search's ``as_of``: ``back`` seconds before now, or None (a search of now)."""
+        return None if back is None else self.clock.now - back
+
+    def record(
+        self, ident: Ident, kind: HistoryEvent, before: Any, after: Any, source: str
+    ) -> None:
+        """Record a change of value in the model's history; the same value records nothing."""
+        if before != after:  # the same value again records nothing (memvault.history)
+            self.histories.setdefault(ident, []).append(
+                HistoryEntry(*ident, kind, self.clock.now, before, after, source)
+            )
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -194,6 +232,8 @@ class StoreStateMachine(RuleBasedStateMachine):
         ttl=st.sampled_from([NOT_GIVEN, None, 5.0, 50.0]),
         source=st.sampled_from(["api", "tool"]),
         event=st.sampled_from([None, "merge"]),
+        valid_from=st.sampled_from(VALID_FROM),
+        valid_to=st.sampled_from(VALID_TO),
     )
     def put(
         self,
@@ -203,31 +243,110 @@ class StoreStateMachine(RuleBasedStateMachine):
         ttl: Any,
         source: str,
         event: Literal["merge"] | None,
+        valid_from: float | None,
+        valid_to: float | None,
     ) -> None:
-        """Put an item with the store's TTL, none, or a few seconds."""
-        self.store.put(namespace, key, value, ttl=ttl, source=source, event=event)
-        old = self.live().get((namespace, key))
+        """Put an item with the store's TTL, none, or a few seconds, and a validity span.
+
+        ``valid_from`` and ``valid_to`` are seconds from now; a span that ends before it
+        begins is refused and writes nothing.
+        """
         now = self.clock.now
+        begins = now if valid_from is None else now + valid_from
+        ends = None if valid_to is None else now + valid_to
+        options = {
+            "ttl": ttl,
+            "source": source,
+            "event": event,
+            "valid_from": None if valid_from is None else begins,
+            "valid_to": ends,
+        }
+        if ends is not None and ends <= begins:
+            with pytest.raises(InvalidArgumentError, match="valid_to"):
+                self.store.put(namespace, key, value, **options)
+            return
+        self.store.put(namespace, key, value, **options)
+        old = self.live().get((namespace, key))
         if old is None:
             self.gone((namespace, key), source)  # an expired version still on disk
         kind: HistoryEvent = "add" if old is None else "update" if event is None else "merge"
-        before = None if old is None else old.value
-        if before != value:  # the same value again records nothing (memvault.history)
-            self.histories.setdefault((namespace, key), []).append(
-                HistoryEntry(namespace, key, kind, now, before, value, source)
-            )
+        self.record((namespace, key), kind, None if old is None else old.value, value, source)
         self.model[(namespace, key)] = ModelItem(
             value=value,
             created_at=old.created_at if old else now,
             updated_at=now,
             expires_at=None if ttl in (NOT_GIVEN, None) else now + ttl,
+            valid_from=begins,
+            valid_to=ends,
         )
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
-    def delete(self, namespace: Namespace, key: str) -> None:
-        """Delete a key, present or not."""
-        self.store.delete(namespace, key)
-        self.gone((namespace, key), "api")
+    @rule(
+        namespace=st.sampled_from(NAMESPACES),
+        key=st.sampled_from(KEYS),
+        by=st.sampled_from([None, *KEYS]),
+        at=st.sampled_from(CLOSING),
+    )
+    def supersede(self, namespace: Namespace, key: str, by: str | None, at: float | None) -> None:
+        """Close a key, perhaps by another of its namespace, now or ``at`` seconds from now.
+
+        The model predicts the refusals: ``by`` equal to ``key``, a key or ``by`` without a
+        live item, a key closed already, a closing time not after the key's ``valid_from``.
+        """
+        now = self.clock.now
+        live = self.live()
+        old, new = live.get((namespace, key)), None if by is None else live.get((namespace, by))
+        closing = None if at is None else now + at
+        refused: type[Exception] | None = None
+        if by == key:
+            refused = InvalidArgumentError
+        elif old is None or (by is not None and new is None) or old.valid_to is not None:
+            refused = ItemNotFoundError
+        else:
+            if closing is None:
+                closing = now if new is None else max(new.valid_from, old.valid_from + 1e-3)
+            if closing <= old.valid_from:
+                refused = InvalidArgumentError
+        given = None if at is None else now + at
+        if refused is not None:
+            with pytest.raises(refused):
+                self.store.supersede(namespace, key, by=by, at=given)
+            return
+        assert old is not None and closing is not None
+        self.store.supersede(namespace, key, by=by, at=given)
+        closed = {**old.value, **({"superseded_by": by} if by is not None else {})}
+        self.record((namespace, key), "update", old.value, closed, "api")
+        self.model[(namespace, key)] = replace(old, value=closed, updated_at=now, valid_to=closing)
+        if by is not None and new is not None:
+            linked = {**new.value, "supersedes": key}
+            self.record((namespace, by), "update", new.value, linked, "api")
+            self.model[(namespace, by)] = replace(new, value=linked, updated_at=now)
+
+    @rule(
+        namespace=st.sampled_from(NAMESPACES),
+        key=st.sampled_from(KEYS),
+        erase=st.sampled_from([False, False, True]),
+    )
+    def delete(self, namespace: Namespace, key: str, erase: bool) -> None:
+        """Delete a key, present or not; or erase it: its item goes, and its history's values.
+
+        An erase, where there was an item or a history, leaves each entry its event, time
+        and source with no values and records ``"erase"`` now; where neither, nothing. The
+        key's history is read at once (another step reading it is rare).
+        """
+        self.store.delete(namespace, key, erase=erase)
+        ident = (namespace, key)
+        if not erase:
+            self.gone(ident, "api")
+            return
+        self.model.pop(ident, None)
+        if self.histories.get(ident):
+            self.histories[ident] = [
+                replace(entry, before=None, after=None) for entry in self.histories[ident]
+            ]
+            self.histories[ident].append(
+                HistoryEntry(*ident, "erase", self.clock.now, None, None, "api")
+            )
+        assert self.store.history(namespace, key) == self.histories.get(ident, [])
 
     @rule(seconds=st.sampled_from([1.0, 10.0, 100.0]))
     def advance(self, seconds: float) -> None:
@@ -271,10 +390,18 @@ class StoreStateMachine(RuleBasedStateMachine):
         else:
             assert item is not None
             assert item.value == entry.value
-            assert (item.created_at, item.updated_at, item.expires_at) == (
+            assert (
+                item.created_at,
+                item.updated_at,
+                item.expires_at,
+                item.valid_from,
+                item.valid_to,
+            ) == (
                 entry.created_at,
                 entry.updated_at,
                 entry.expires_at,
+                entry.valid_from,
+                entry.valid_to,
             )
 
     @rule(
@@ -282,31 +409,46 @@ class StoreStateMachine(RuleBasedStateMachine):
         filter=st.sampled_from(FILTERS),
         limit=st.integers(1, 6),
         offset=st.integers(0, 3),
+        back=st.sampled_from(AS_OF),
     )
     def search_recent(
-        self, prefix: Namespace, filter: dict[str, Any] | None, limit: int, offset: int
+        self,
+        prefix: Namespace,
+        filter: dict[str, Any] | None,
+        limit: int,
+        offset: int,
+        back: float | None,
     ) -> None:
-        """Without a query: newest first, ties by id, then offset and limit."""
+        """Without a query: newest first, ties by id, then offset and limit; now or as of."""
+        as_of = self.as_of(back)
         expected = sorted(
             (-item.updated_at, record_id(*ident), ident)
-            for ident, item in self.candidates(prefix, filter).items()
+            for ident, item in self.candidates(prefix, filter, as_of).items()
         )[offset : offset + limit]
-        found = self.store.search(prefix, filter=filter, limit=limit, offset=offset)
+        found = self.store.search(prefix, filter=filter, limit=limit, offset=offset, as_of=as_of)
         assert [(i.namespace, i.key) for i in found] == [ident for _, _, ident in expected]
 
     @precondition(_holds_items)
     @query_rule()
     def search_dense(
-        self, prefix: Namespace, query: str, filter: dict[str, Any] | None, limit: int
+        self,
+        prefix: Namespace,
+        query: str,
+        filter: dict[str, Any] | None,
+        limit: int,
+        back: float | None,
     ) -> None:
         """Dense: the ``limit`` best cosine similarities of the embedder's vectors."""
-        candidates = self.candidates(prefix, filter)
+        as_of = self.as_of(back)
+        candidates = self.candidates(prefix, filter, as_of)
         q = np.array(self.embedder.embed_query(query))
         scores = {
             ident: float(np.array(self.embedder.embed_query(searched_text(item.value))) @ q)
             for ident, item in candidates.items()
         }
-        found = self.store.search(prefix, query=query, filter=filter, limit=limit, mode="dense")
+        found = self.store.search(
+            prefix, query=query, filter=filter, limit=limit, mode="dense", as_of=as_of
+        )
         assert len(found) == min(limit, len(candidates))
         for item in found:
             assert item.score_type == "cosine"
@@ -319,15 +461,23 @@ class StoreStateMachine(RuleBasedStateMachine):
     @precondition(_holds_items_and_lexical)
     @query_rule()
     def search_lexical(
-        self, prefix: Namespace, query: str, filter: dict[str, Any] | None, limit: int
+        self,
+        prefix: Namespace,
+        query: str,
+        filter: dict[str, Any] | None,
+        limit: int,
+        back: float | None,
     ) -> None:
         """Lexical: live matching items sharing a query word, BM25 > 0, best first."""
+        as_of = self.as_of(back)
         matching = {
             ident: item
-            for ident, item in self.candidates(prefix, filter).items()
+            for ident, item in self.candidates(prefix, filter, as_of).items()
             if shares_query_word(item.value, query)
         }
-        found = self.store.search(prefix, query=query, filter=filter, limit=limit, mode="lexical")
+        found = self.store.search(
+            prefix, query=query, filter=filter, limit=limit, mode="lexical", as_of=as_of
+        )
         idents = [(item.namespace, item.key) for item in found]
         assert len(idents) == len(set(idents)) == min(limit, len(matching))
         assert set(idents) <= set(matching)
@@ -340,11 +490,17 @@ class StoreStateMachine(RuleBasedStateMachine):
     @precondition(_holds_items)
     @query_rule()
     def search_default_mode(
-        self, prefix: Namespace, query: str, filter: dict[str, Any] | None, limit: int
+        self,
+        prefix: Namespace,
+        query: str,
+        filter: dict[str, Any] | None,
+        limit: int,
+        back: float | None,
     ) -> None:
         """The default mode returns distinct live matching items, best score first."""
-        candidates = self.candidates(prefix, filter)
-        found = self.store.search(prefix, query=query, filter=filter, limit=limit)
+        as_of = self.as_of(back)
+        candidates = self.candidates(prefix, filter, as_of)
+        found = self.store.search(prefix, query=query, filter=filter, limit=limit, as_of=as_of)
         idents = [(item.namespace, item.key) for item in found]
         assert len(idents) == len(set(idents)) == min(limit, len(candidates))
         assert set(idents) <= set(candidates)

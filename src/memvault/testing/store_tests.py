@@ -4,14 +4,18 @@ Every store here is ``MemoryStore(backend=make_backend(), embedder=make_embedder
 clock=clock.time)`` (fixtures ``store`` and ``new_store``): values round-trip, ids never
 collide, prefixes are segment-wise, filters give their documented results, TTLs expire on the
 fake clock, writes are all or nothing, export/import round-trips and every operation has an
-async twin.
+async twin. Validity: ``valid_from``/``valid_to`` given in seconds or datetimes, ``supersede``
+closing a memory and linking its replacement, searches of now, ``as_of`` and of a past period
+a query names, and an erase that leaves no trace of the text in an export.
 """
 
 from __future__ import annotations
 
 import asyncio
+import calendar
 import json
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ from memvault.errors import (
     InvalidKeyError,
     InvalidNamespaceError,
     InvalidValueError,
+    ItemNotFoundError,
 )
 from memvault.items import MemoryItem
 from memvault.store import MemoryStore
@@ -94,6 +99,11 @@ LISTED_NAMESPACES = [
     ("users", "bob"),
     ("teams", "red", "work"),
 ]
+
+
+def _utc(year: int, month: int, day: int) -> float:
+    """Midnight UTC of a day, in Unix seconds."""
+    return float(calendar.timegm((year, month, day, 0, 0, 0)))
 
 
 class StoreTests(ContractBase):
@@ -660,6 +670,310 @@ class StoreTests(ContractBase):
         }
         assert found.info["embedder"] == store.embedder.name
         assert found.info["dim"] == store.embedder.dim
+
+    # -- validity: when a memory holds ----------------------------------------------------
+
+    def test_validity_is_stored_as_given_in_seconds_or_datetimes(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``put(valid_from=, valid_to=)`` takes Unix seconds or datetimes, naive ones as UTC.
+
+        Left out, ``valid_from`` is when the item is written (its ``timestamp`` if given) and
+        ``valid_to`` is ``None``; ``get`` and ``put_many`` give and take the same.
+        """
+        plain = store.put(ALICE, "plain", {"text": "plain"})
+        assert (plain.valid_from, plain.valid_to) == (clock.now, None)
+        (said,) = store.put_many(ALICE, [("said", {"text": "said"})], timestamp=clock.now - 100)
+        assert (said.valid_from, said.valid_to) == (clock.now - 100, None)
+        march, june = _utc(2023, 3, 1), _utc(2023, 6, 1)
+        seconds = store.put(ALICE, "seconds", {"text": "s"}, valid_from=march, valid_to=june)
+        naive = store.put(
+            ALICE, "naive", {"text": "n"}, valid_from=datetime(2023, 3, 1), valid_to=None
+        )
+        aware = store.put(
+            ALICE,
+            "aware",
+            {"text": "a"},
+            valid_from=datetime(2023, 3, 1, 2, tzinfo=timezone(timedelta(hours=2))),
+            valid_to=datetime(2023, 6, 1, tzinfo=timezone.utc),
+        )
+        assert (seconds.valid_from, seconds.valid_to) == (march, june)
+        assert (naive.valid_from, naive.valid_to) == (march, None)
+        assert (aware.valid_from, aware.valid_to) == (march, june)
+        many = store.put_many(
+            ("users", "bob"),
+            [("a", {"text": "a"}), ("b", {"text": "b"})],
+            valid_from=datetime(2023, 3, 1),
+            valid_to=june,
+        )
+        assert [(i.valid_from, i.valid_to) for i in many] == [(march, june)] * 2
+        for item in [plain, said, seconds, naive, aware, *many]:
+            assert store.get(item.namespace, item.key) == item, item.key
+
+    @pytest.mark.parametrize(
+        ("options", "field"),
+        [
+            ({"valid_from": _utc(2023, 6, 1), "valid_to": _utc(2023, 3, 1)}, "valid_to"),
+            ({"valid_from": _utc(2023, 6, 1), "valid_to": _utc(2023, 6, 1)}, "valid_to"),
+            ({"valid_to": datetime(2023, 3, 1)}, "valid_to"),  # before now, the default start
+            ({"valid_from": "yesterday"}, "valid_from"),
+            ({"valid_to": float("nan")}, "valid_to"),
+        ],
+    )
+    def test_a_validity_that_ends_before_it_begins_is_refused(
+        self, store: MemoryStore, options: dict[str, Any], field: str
+    ) -> None:
+        """A ``valid_to`` not after ``valid_from`` (or a bad time) is refused and named.
+
+        Raised as :class:`~memvault.errors.InvalidArgumentError` by ``put`` and ``put_many``;
+        nothing is written.
+        """
+        with pytest.raises(InvalidArgumentError, match=field):
+            store.put(ALICE, "k", {"text": "x"}, **options)
+        with pytest.raises(InvalidArgumentError, match=field):
+            store.put_many(ALICE, [("j", {"text": "y"})], **options)
+        assert store.count() == 0
+        assert store.history(ALICE, "k") == [] and store.history(ALICE, "j") == []
+
+    def _move(self, store: MemoryStore, clock: FakeClock) -> tuple[float, float]:
+        """Alice lived in Lisbon, and moved to Porto 100 s later: superseded, not overwritten.
+
+        Returns:
+            When Lisbon was written, and when Porto began (Unix seconds).
+        """
+        began = clock.now
+        store.put(ALICE, "lisbon", {"text": "alice lives in lisbon"})
+        clock.advance(100)
+        moved = clock.now
+        store.put(ALICE, "porto", {"text": "alice lives in porto"})
+        clock.advance(10)
+        store.supersede(ALICE, "lisbon", by="porto")
+        return began, moved
+
+    def test_supersede_closes_the_old_memory_and_links_the_new_one(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``supersede(ns, "lisbon", by="porto")``: Lisbon holds until Porto began.
+
+        Search finds Porto only, in every mode and without a query; ``as_of`` a time
+        between finds Lisbon only. Lisbon stays stored, closed (``valid_to``) and linked
+        (``"superseded_by"``), Porto links back (``"supersedes"``), and each history shows
+        the add and the update that wrote the link.
+        """
+        began, moved = self._move(store, clock)
+        lisbon, porto = store.get(ALICE, "lisbon"), store.get(ALICE, "porto")
+        assert lisbon is not None and porto is not None
+        assert lisbon.value == {"text": "alice lives in lisbon", "superseded_by": "porto"}
+        assert (lisbon.valid_from, lisbon.valid_to) == (began, moved)
+        assert (lisbon.created_at, lisbon.updated_at) == (began, clock.now)
+        assert porto.value == {"text": "alice lives in porto", "supersedes": "lisbon"}
+        assert (porto.valid_from, porto.valid_to) == (moved, None)
+        for mode in store.backend.search_modes:
+            query = "where does alice live"
+            assert [i.key for i in store.search(ALICE, query=query, mode=mode)] == ["porto"]
+            then = store.search(ALICE, query=query, mode=mode, as_of=began + 50)
+            assert [i.key for i in then] == ["lisbon"], mode
+        assert [i.key for i in store.search(ALICE)] == ["porto"]
+        assert [i.key for i in store.search(ALICE, as_of=began)] == ["lisbon"]
+        assert [i.key for i in store.search(ALICE, as_of=moved)] == ["porto"]
+        as_datetime = datetime.fromtimestamp(began + 50, timezone.utc).replace(tzinfo=None)
+        assert [i.key for i in store.search(ALICE, as_of=as_datetime)] == ["lisbon"]
+        assert store.count() == 2  # a closed memory is stored still
+        assert [(e.event, e.at, e.before, e.after) for e in store.history(ALICE, "lisbon")] == [
+            ("add", began, None, {"text": "alice lives in lisbon"}),
+            ("update", clock.now, {"text": "alice lives in lisbon"}, lisbon.value),
+        ]
+        assert [(e.event, e.at, e.before, e.after) for e in store.history(ALICE, "porto")] == [
+            ("add", moved, None, {"text": "alice lives in porto"}),
+            ("update", clock.now, {"text": "alice lives in porto"}, porto.value),
+        ]
+
+    def test_supersede_of_a_closed_or_absent_memory_writes_nothing(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """Superseding a closed, absent or expired key, or by one, raises and writes nothing.
+
+        :class:`~memvault.errors.ItemNotFoundError`; ``by`` equal to the key, or a closing
+        time not after the key's ``valid_from``, is an
+        :class:`~memvault.errors.InvalidArgumentError`.
+        """
+        self._move(store, clock)
+        store.put(ALICE, "brief", {"text": "brief"}, ttl=5)
+        store.put(ALICE, "tea", {"text": "likes tea"})
+        clock.advance(10)
+        keys = ["lisbon", "porto", "brief", "tea", "absent"]
+        before = [(store.get(ALICE, k), store.history(ALICE, k)) for k in keys]
+        for key, by in [
+            ("lisbon", None),
+            ("lisbon", "tea"),
+            ("absent", None),
+            ("absent", "tea"),
+            ("brief", None),
+            ("tea", "absent"),
+            ("tea", "brief"),
+        ]:
+            with pytest.raises(ItemNotFoundError):
+                store.supersede(ALICE, key, by=by)
+            assert [(store.get(ALICE, k), store.history(ALICE, k)) for k in keys] == before
+        tea = store.get(ALICE, "tea")
+        assert tea is not None
+        with pytest.raises(InvalidArgumentError):
+            store.supersede(ALICE, "tea", by="tea")
+        with pytest.raises(InvalidArgumentError):
+            store.supersede(ALICE, "tea", at=tea.valid_from)
+        assert [(store.get(ALICE, k), store.history(ALICE, k)) for k in keys] == before
+
+    def test_supersede_without_a_replacement_ends_the_memory(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``supersede(ns, key)`` ends an item now, or ``at`` a time given; it keeps its value.
+
+        A search of now leaves it out, a search ``as_of`` before the end finds it.
+        """
+        began = clock.now
+        store.put(ALICE, "meat", {"text": "alice eats meat"})
+        store.put(ALICE, "car", {"text": "alice drives a car"})
+        clock.advance(60)
+        ended = store.supersede(ALICE, "meat")
+        assert (ended.valid_to, ended.value) == (clock.now, {"text": "alice eats meat"})
+        sold = store.supersede(ALICE, "car", at=datetime.fromtimestamp(began + 30, timezone.utc))
+        assert sold.valid_to == began + 30
+        assert store.search(ALICE) == []
+        assert {i.key for i in store.search(ALICE, as_of=began + 29)} == {"meat", "car"}
+        assert {i.key for i in store.search(ALICE, as_of=began + 30)} == {"meat"}
+        assert {i.key for i in store.search(ALICE, query="alice", as_of=began + 45)} == {"meat"}
+
+    def test_a_query_naming_a_past_period_finds_what_held_then(self, store: MemoryStore) -> None:
+        """A query naming April 2023 finds Lisbon (closed in June 2023) as well as Porto.
+
+        In every mode; what ended before April 2023 (Braga) is left out; a query naming no
+        period finds Porto only, and ``as_of`` a day in April Lisbon only.
+        """
+        store.put(
+            ALICE,
+            "braga",
+            {"text": "alice lives in braga"},
+            valid_from=datetime(2022, 1, 1),
+            valid_to=datetime(2023, 1, 1),
+        )
+        store.put(
+            ALICE, "lisbon", {"text": "alice lives in lisbon"}, valid_from=datetime(2023, 1, 1)
+        )
+        store.put(ALICE, "porto", {"text": "alice lives in porto"}, valid_from=datetime(2023, 6, 1))
+        assert store.supersede(ALICE, "lisbon", by="porto").valid_to == _utc(2023, 6, 1)
+        for mode in store.backend.search_modes:
+            then = store.search(ALICE, query="where did alice live in April 2023", mode=mode)
+            assert {i.key for i in then} == {"lisbon", "porto"}, mode
+            now = store.search(ALICE, query="where does alice live", mode=mode)
+            assert [i.key for i in now] == ["porto"], mode
+            april = store.search(
+                ALICE, query="where does alice live", mode=mode, as_of=datetime(2023, 4, 15)
+            )
+            assert [i.key for i in april] == ["lisbon"], mode
+
+    def test_validity_round_trips_through_export(
+        self, new_store: StoreFactory, clock: FakeClock, tmp_path: Path
+    ) -> None:
+        """Export and import keep ``valid_from`` and ``valid_to``: closed items stay closed.
+
+        Every item reads back equal, searches of now and ``as_of`` find the same; each item
+        line of the file holds both fields.
+        """
+        source = new_store()
+        began, _ = self._move(source, clock)
+        source.put(
+            ("users", "bob"),
+            "job",
+            {"text": "bob was a nurse"},
+            valid_from=datetime(2020, 1, 1),
+            valid_to=datetime(2022, 1, 1),
+        )
+        path = tmp_path / "validity.jsonl"
+        assert source.export_jsonl(path) == 3
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        items = {line["key"]: line for line in lines if "kind" not in line}
+        assert items["job"]["valid_from"] == _utc(2020, 1, 1)
+        assert items["job"]["valid_to"] == _utc(2022, 1, 1)
+        assert items["porto"]["valid_to"] is None
+        clock.advance(5)
+        target = new_store()
+        assert target.import_jsonl(path) == 3
+        for namespace, key in [(ALICE, "lisbon"), (ALICE, "porto"), (("users", "bob"), "job")]:
+            assert target.get(namespace, key) == source.get(namespace, key), key
+        assert [i.key for i in target.search(ALICE)] == ["porto"]
+        assert [i.key for i in target.search(ALICE, as_of=began + 50)] == ["lisbon"]
+        assert target.search(("users", "bob")) == []
+        held = target.search(("users", "bob"), as_of=datetime(2021, 1, 1))
+        assert [i.key for i in held] == ["job"]
+
+    # -- erase ----------------------------------------------------------------------------
+
+    def test_erase_leaves_no_trace_of_the_text_in_an_export(
+        self, store: MemoryStore, clock: FakeClock, tmp_path: Path
+    ) -> None:
+        """``delete(..., erase=True)``: no line of an export holds the text, history included.
+
+        The key's history keeps its events with no values and ends with ``"erase"``;
+        erasing a key deleted before scrubs what its history held; other keys keep theirs.
+        """
+        store.put(ALICE, "health", {"text": "alice has diabetes"}, source="tool")
+        clock.advance(1)
+        store.put(ALICE, "health", {"text": "type two diabetes", "context": "insulin daily"})
+        store.put(ALICE, "tea", {"text": "alice likes tea"})
+        store.put(ALICE, "secret", {"text": "the safe code is 4711"})
+        store.delete(ALICE, "secret")
+        clock.advance(1)
+        store.delete(ALICE, "health", erase=True, source="user")
+        store.delete(ALICE, "secret", erase=True)
+        assert store.get(ALICE, "health") is None
+        found_keys = {i.key for i in store.search(ALICE, query="diabetes insulin", limit=50)}
+        assert found_keys == {"tea"}
+        found = [
+            (e.event, e.at, e.before, e.after, e.source) for e in store.history(ALICE, "health")
+        ]
+        assert found == [
+            ("add", clock.now - 2, None, None, "tool"),
+            ("update", clock.now - 1, None, None, "api"),
+            ("erase", clock.now, None, None, "user"),
+        ]
+        assert [(e.event, e.before, e.after) for e in store.history(ALICE, "secret")] == [
+            ("add", None, None),
+            ("delete", None, None),
+            ("erase", None, None),
+        ]
+        assert [e.after for e in store.history(ALICE, "tea")] == [{"text": "alice likes tea"}]
+        path = tmp_path / "after-erase.jsonl"
+        assert store.export_jsonl(path) == 1
+        text = path.read_text(encoding="utf-8")
+        for word in ("diabetes", "insulin", "4711"):
+            assert word not in text, f"{word!r} is still in the export"
+        lines = [json.loads(line) for line in text.splitlines()]
+        events = [(line["key"], line["event"]) for line in lines if line.get("kind") == "history"]
+        assert ("health", "erase") in events and ("secret", "erase") in events
+        with pytest.raises(InvalidArgumentError, match="erase"):
+            store.delete(ALICE, "tea", erase="yes")  # type: ignore[arg-type]
+        assert store.get(ALICE, "tea") is not None
+
+    def test_the_async_twins_supersede_and_erase(
+        self, store: MemoryStore, clock: FakeClock
+    ) -> None:
+        """``asupersede`` and ``adelete(..., erase=True)`` do what their sync forms do."""
+        store.put(ALICE, "lisbon", {"text": "alice lives in lisbon"})
+        clock.advance(10)
+        store.put(ALICE, "porto", {"text": "alice lives in porto"})
+
+        async def run() -> None:
+            closed = await store.asupersede(ALICE, "lisbon", by="porto")
+            assert closed == store.get(ALICE, "lisbon")
+            assert closed.valid_to == clock.now and closed.value["superseded_by"] == "porto"
+            await store.adelete(ALICE, "lisbon", erase=True)
+            assert [e.event for e in await store.ahistory(ALICE, "lisbon")] == [
+                "add",
+                "update",
+                "erase",
+            ]
+
+        asyncio.run(run())
 
     # -- compare-and-set ------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The agent-memory layer's writes reach the history with their event and source: a repeat is
-a merge, a reconciled move an update of one key (two versions), a retired fact a delete whose
-history outlives it, and each names who wrote it (extractor, turn, tool, api)."""
+a merge, a reconciled move a new memory and the old one closed (both kept, linked), a retired
+fact closed, and each names who wrote it (extractor, turn, tool, api)."""
 
 from memvault import (
     AgentMemory,
@@ -28,11 +28,16 @@ def events(store, text):
     ]
 
 
+def links(store, text):
+    last = store.history(ALICE, memory_key(text))[-1].after
+    return {name: last.get(name) for name in ("supersedes", "superseded_by") if name in last}
+
+
 def new_store():
     return MemoryStore(embedder=HashingEmbedder(dim=256), backend=InMemoryBackend())
 
 
-def test_a_move_is_one_key_with_two_versions_and_a_retired_fact_keeps_its_history():
+def test_a_move_is_two_linked_memories_and_a_retired_fact_is_closed():
     store = new_store()
     model = ScriptedModel(
         facts("The user lives in Lisbon."),
@@ -48,10 +53,18 @@ def test_a_move_is_one_key_with_two_versions_and_a_retired_fact_keeps_its_histor
     for text in ("I live in Lisbon.", "I moved to Porto."):
         scope.save_turns(said(text))
 
-    assert events(store, "The user lives in Lisbon.") == [
-        ("add", "extractor", None, "The user lives in Lisbon."),
-        ("update", "extractor", "The user lives in Lisbon.", "The user lives in Porto."),
+    lisbon, porto = "The user lives in Lisbon.", "The user lives in Porto."
+    assert events(store, lisbon) == [
+        ("add", "extractor", None, lisbon),
+        ("update", "extractor", lisbon, lisbon),  # closed
     ]
+    assert events(store, porto) == [
+        ("add", "extractor", None, porto),
+        ("update", "extractor", porto, porto),  # linked
+    ]
+    assert links(store, lisbon) == {"superseded_by": memory_key(porto)}
+    assert links(store, porto) == {"supersedes": memory_key(lisbon)}
+    assert store.get(ALICE, memory_key(lisbon)).valid_to is not None
 
     scope.forget("The user lives in Porto.")  # clear the way for the steak candidate only
     for text in ("I love steak.", "I no longer eat meat."):
@@ -59,8 +72,9 @@ def test_a_move_is_one_key_with_two_versions_and_a_retired_fact_keeps_its_histor
 
     assert events(store, "The user loves steak.") == [
         ("add", "extractor", None, "The user loves steak."),
-        ("delete", "extractor", "The user loves steak.", None),
+        ("update", "extractor", "The user loves steak.", "The user loves steak."),  # closed
     ]
+    assert store.get(ALICE, memory_key("The user loves steak.")).valid_to is not None
 
 
 def test_statements_repeats_and_tool_calls_name_their_source():

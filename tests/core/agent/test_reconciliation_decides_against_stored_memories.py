@@ -1,5 +1,6 @@
 """One reconciliation call per batch decides how new facts change what is stored (Mem0's
-ADD / UPDATE / DELETE / NONE), showing stored memories under small integer ids."""
+ADD / UPDATE / DELETE / NONE), showing stored memories under small integer ids; an UPDATE
+supersedes the memory and a DELETE closes it (both stay stored, no longer current)."""
 
 import pytest
 
@@ -32,7 +33,7 @@ def live_texts(scope):
     return sorted(item.text for item in scope.list(100))
 
 
-def test_a_move_updates_the_fact_in_place(store):
+def test_a_move_supersedes_the_fact(store):
     model = ScriptedModel(
         facts("The user lives in Lisbon."),
         facts("The user moved to Porto."),
@@ -43,12 +44,14 @@ def test_a_move_updates_the_fact_in_place(store):
     (porto,) = scope.save_turns(said("I moved to Porto."))
 
     assert live_texts(scope) == ["The user lives in Porto."]
-    assert porto.key == lisbon.key and porto.created_at == lisbon.created_at
+    assert porto.key != lisbon.key and porto.value["supersedes"] == lisbon.key
+    closed = store.get(lisbon.namespace, lisbon.key)
+    assert (closed.text, closed.valid_to) == ("The user lives in Lisbon.", porto.valid_from)
     assert model.shown()["existing_memories"] == [{"id": 0, "text": "The user lives in Lisbon."}]
     assert model.calls == ["extraction", "extraction", "reconciliation"]
 
 
-def test_a_fact_that_makes_a_memory_false_deletes_it_and_is_kept(store):
+def test_a_fact_that_makes_a_memory_false_closes_it_and_is_kept(store):
     model = ScriptedModel(
         facts("The user loves steak."),
         facts("The user no longer eats meat."),

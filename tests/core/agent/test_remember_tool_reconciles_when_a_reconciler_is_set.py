@@ -32,7 +32,11 @@ def test_an_update_is_reported_with_the_text_it_replaced():
     scope = scope_with(model)
     said = run_memory_tool(scope, "remember", {"text": "The user moved to Porto."})
 
-    assert said == (f"Updated (id {memory_key(LISBON)}): The user lives in Porto. (was: {LISBON})")
+    porto = memory_key("The user lives in Porto.")
+    assert said == (
+        f"Remembered (id {porto}): The user lives in Porto. "
+        f"(replaces id {memory_key(LISBON)}, no longer current: {LISBON})"
+    )
     assert [item.text for item in scope.list()] == ["The user lives in Porto."]
 
 

@@ -1,6 +1,6 @@
-"""After an UPDATE (which keeps the memory's key), saying the old fact again does not merge
-into the updated memory and undo it: with a reconciler the model is asked; without one, the
-old fact becomes a memory of its own."""
+"""After an UPDATE (which closes the old memory, kept under its key), saying the old fact
+again does not reopen it or undo the update: with a reconciler the model is asked; without
+one, the old fact becomes a memory of its own, holding from when it is said again."""
 
 from memvault import AgentMemory, HashingEmbedder, InMemoryBackend, MemoryStore, Reconciler
 from tests.core.models import ScriptedModel, decisions

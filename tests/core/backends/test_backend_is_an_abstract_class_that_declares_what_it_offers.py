@@ -9,6 +9,7 @@ import pytest
 from memvault import HashingEmbedder, InMemoryBackend, MemoryStore
 from memvault.backends import Backend
 from memvault.errors import InvalidArgumentError
+from memvault.model import Validity
 
 
 class ProtocolOnly:
@@ -51,5 +52,5 @@ def test_a_backend_without_lexical_search_refuses_it_by_default():
     backend = InMemoryBackend()
     assert Backend.lexical is not type(backend).lexical  # the record file keeps BM25
     with pytest.raises(InvalidArgumentError, match="keeps no lexical"):
-        Backend.lexical(backend, "tea", (), clauses=[], now=0.0, limit=1)
+        Backend.lexical(backend, "tea", (), clauses=[], now=0.0, valid=Validity(0.0), limit=1)
     backend.close()

@@ -15,15 +15,20 @@ BROKEN = '''
 import dataclasses
 
 from memvault import InMemoryBackend
+from memvault.model import Validity
 from memvault.testing import BackendTests
+
+EVERY = Validity(since=0.0)  # admits every record, closed ones too
 
 
 class DotProduct(InMemoryBackend):
     """Scores by dot product with the query as given, not by cosine."""
 
-    def dense(self, prefix, *, embedding, clauses, now, limit):
+    def dense(self, prefix, *, embedding, clauses, now, valid, limit):
         norm = sum(x * x for x in embedding) ** 0.5
-        hits = super().dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
+        hits = super().dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
         return [(i, s * norm) for i, s in hits]
 
 
@@ -50,8 +55,8 @@ class IgnoresExpected(InMemoryBackend):
         change = dataclasses.replace(change, expected=())
         return super().upsert(records, embeddings, now=now, change=change)
 
-    def delete(self, ids, *, now, source, expected=()):
-        super().delete(ids, now=now, source=source)
+    def delete(self, ids, *, now, source, expected=(), erase=False):
+        super().delete(ids, now=now, source=source, erase=erase)
 
 
 class CountsExpired(InMemoryBackend):
@@ -64,8 +69,8 @@ class CountsExpired(InMemoryBackend):
 class TiesInReverse(InMemoryBackend):
     """Orders records updated at the same time by descending id."""
 
-    def recent(self, prefix, *, clauses, now, limit, offset=0):
-        found = super().recent(prefix, clauses=clauses, now=now, limit=10**6)
+    def recent(self, prefix, *, clauses, now, valid, limit, offset=0):
+        found = super().recent(prefix, clauses=clauses, now=now, valid=valid, limit=10**6)
         found.sort(key=lambda r: (-r.updated_at, [-ord(c) for c in r.id]))
         return found[offset : offset + limit]
 
@@ -81,16 +86,65 @@ class StringPrefix(InMemoryBackend):
 class BothRankingsUnfiltered(InMemoryBackend):
     """Fetches both rankings at once, but forgets the filter of the lexical one."""
 
-    def both_rankings(self, query, prefix, *, embedding, clauses, now, limit):
-        dense = self.dense(prefix, embedding=embedding, clauses=clauses, now=now, limit=limit)
-        return dense, self.lexical(query, prefix, clauses=[], now=now, limit=limit)
+    def both_rankings(self, query, prefix, *, embedding, clauses, now, valid, limit):
+        dense = self.dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=valid, limit=limit
+        )
+        return dense, self.lexical(query, prefix, clauses=[], now=now, valid=valid, limit=limit)
 
 
 class DenseRecordsUnfiltered(InMemoryBackend):
     """Reads the dense ranking with its records, but forgets the filter."""
 
-    def dense_records(self, prefix, *, embedding, clauses, now, limit):
-        return super().dense_records(prefix, embedding=embedding, clauses=[], now=now, limit=limit)
+    def dense_records(self, prefix, *, embedding, clauses, now, valid, limit):
+        return super().dense_records(
+            prefix, embedding=embedding, clauses=[], now=now, valid=valid, limit=limit
+        )
+
+
+class IgnoresValidity(InMemoryBackend):
+    """Reads every record whatever its validity: closed ones too."""
+
+    def recent(self, prefix, *, clauses, now, valid, limit, offset=0):
+        return super().recent(
+            prefix, clauses=clauses, now=now, valid=EVERY, limit=limit, offset=offset
+        )
+
+    def dense(self, prefix, *, embedding, clauses, now, valid, limit):
+        return super().dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=EVERY, limit=limit
+        )
+
+    def dense_records(self, prefix, *, embedding, clauses, now, valid, limit):
+        return super().dense_records(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=EVERY, limit=limit
+        )
+
+    def lexical(self, query, prefix, *, clauses, now, valid, limit):
+        return super().lexical(query, prefix, clauses=clauses, now=now, valid=EVERY, limit=limit)
+
+    def both_rankings(self, query, prefix, *, embedding, clauses, now, valid, limit):
+        return super().both_rankings(
+            query, prefix, embedding=embedding, clauses=clauses, now=now, valid=EVERY, limit=limit
+        )
+
+
+class ValidityAfterLimit(InMemoryBackend):
+    """Takes the dense top ``limit`` first and drops the records ``valid`` leaves out after."""
+
+    def dense(self, prefix, *, embedding, clauses, now, valid, limit):
+        hits = super().dense(
+            prefix, embedding=embedding, clauses=clauses, now=now, valid=EVERY, limit=limit
+        )
+        records = self.get([i for i, _ in hits])
+        return [hit for hit, record in zip(hits, records) if record.holds(valid)]
+
+
+class ErasesLikeADelete(InMemoryBackend):
+    """Erases as a plain delete does: the history keeps every value it held."""
+
+    def delete(self, ids, *, now, source, expected=(), erase=False):
+        super().delete(ids, now=now, source=source, expected=expected)
 
 
 class TestDotProduct(BackendTests):
@@ -136,6 +190,21 @@ class TestBothRankingsUnfiltered(BackendTests):
 class TestDenseRecordsUnfiltered(BackendTests):
     def make_backend(self):
         return DenseRecordsUnfiltered()
+
+
+class TestIgnoresValidity(BackendTests):
+    def make_backend(self):
+        return IgnoresValidity()
+
+
+class TestValidityAfterLimit(BackendTests):
+    def make_backend(self):
+        return ValidityAfterLimit()
+
+
+class TestErasesLikeADelete(BackendTests):
+    def make_backend(self):
+        return ErasesLikeADelete()
 '''
 
 EXPECTED = {  # tests each broken backend must fail
@@ -158,6 +227,15 @@ EXPECTED = {  # tests each broken backend must fail
     },
     "TestBothRankingsUnfiltered": {"test_both_rankings_are_what_dense_and_lexical_return"},
     "TestDenseRecordsUnfiltered": {"test_dense_records_are_dense_with_their_records"},
+    "TestIgnoresValidity": {
+        f"test_reads_return_what_the_validity_admits[{read}]"
+        for read in ["recent", "dense", "dense_records", "lexical", "both_rankings", "search"]
+    },
+    "TestValidityAfterLimit": {"test_reads_return_what_the_validity_admits[dense]"},
+    "TestErasesLikeADelete": {
+        "test_erase_keeps_no_value_in_the_history",
+        "test_erase_of_a_key_with_only_history_left_scrubs_it",
+    },
 }
 
 

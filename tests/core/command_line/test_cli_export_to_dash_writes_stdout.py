@@ -2,6 +2,7 @@
 says what it exported on stderr, so stdout is the file alone and imports as one."""
 
 from memvault import MemoryStore
+from memvault.moments import validity_text
 from tests.core.cli import cli
 
 
@@ -10,7 +11,7 @@ def test_export_to_dash_writes_stdout_and_imports_back(tmp_path, monkeypatch):
     folder = tmp_path / "store"
     with MemoryStore(folder) as store:
         store.put(("users", "alice"), "tea", {"text": "Alice likes tea ☕"})
-        store.put(("users", "alice"), "tea", {"text": "Alice likes green tea ☕"})
+        green = store.put(("users", "alice"), "tea", {"text": "Alice likes green tea ☕"})
         store.put(("users", "bob"), "pet", {"text": "Bob has a cat"})
 
     exported = cli("export", "-", "-n", "users/alice", store=folder)
@@ -29,6 +30,7 @@ def test_export_to_dash_writes_stdout_and_imports_back(tmp_path, monkeypatch):
     other = tmp_path / "other"
     cli("import", str(file), store=other)
     listed = cli("list", store=other).stdout.splitlines()
-    assert listed == [" 1. [users/alice tea] Alice likes green tea ☕"]
+    when = validity_text(green.valid_from, None)
+    assert listed == [f" 1. [users/alice tea] Alice likes green tea ☕ ({when})"]
     shown = cli("history", "tea", "-n", "users/alice", store=other).stdout.splitlines()
     assert [line.split()[1] for line in shown] == ["add", "update"]

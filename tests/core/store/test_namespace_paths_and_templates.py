@@ -8,7 +8,7 @@ from memvault import resolve_namespace
 from memvault.errors import InvalidNamespaceError
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
-segments = st.text(min_size=1).filter(lambda s: "\x00" not in s)
+segments = st.text(min_size=1).filter(lambda s: "\x00" not in s and s.strip())
 
 
 @given(st.lists(segments, min_size=1, max_size=4).map(tuple))

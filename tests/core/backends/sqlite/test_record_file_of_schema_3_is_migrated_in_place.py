@@ -15,11 +15,13 @@ NOW = 1_800_000_000.0
 
 
 def make_schema_3(path):
-    """Turn a record file of schema 4 into the layout schema 3 had."""
+    """Turn a record file of the latest schema into the layout schema 3 had."""
     db = sqlite3.connect(path)
     db.executescript(
         """
         ALTER TABLE namespaces RENAME COLUMN without_expiry TO lasting;
+        ALTER TABLE items DROP COLUMN valid_from;
+        ALTER TABLE items DROP COLUMN valid_to;
         UPDATE meta SET value = '3' WHERE name = 'schema';
         """
     )
