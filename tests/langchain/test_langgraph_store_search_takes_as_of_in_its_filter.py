@@ -36,10 +36,11 @@ async def test_as_of_april_finds_lisbon_and_now_finds_porto(store):
 def test_as_of_combines_with_field_filters_and_travels_in_a_search_op(store):
     assert keys(store.search(ADA, filter={"kind": "taste"})) == ["tea"]
     assert keys(store.search(ADA, filter={"$as_of": APRIL, "kind": "taste"})) == []
-    (found,) = store.batch([SearchOp(ADA, filter={"$as_of": APRIL}, query="city")])
+    (found,) = store.batch([SearchOp(ADA, filter={"$as_of": "2023-04-15"}, query="city")])
     assert keys(found) == ["lisbon"]
 
 
 def test_a_bad_as_of_is_refused_naming_it(store):
-    with pytest.raises(InvalidArgumentError, match=r"\$as_of"):
-        store.search(ADA, filter={"$as_of": "April"})
+    for bad in ("April", -1, True):
+        with pytest.raises(InvalidArgumentError, match=r"\$as_of"):
+            store.search(ADA, filter={"$as_of": bad})

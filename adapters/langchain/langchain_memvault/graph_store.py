@@ -269,8 +269,9 @@ class MemvaultLangGraphStore(BaseStore):
     - ``search`` returns what holds now: an item closed by
       :meth:`memvault.MemoryStore.supersede` (the ``remember`` tool's ``replaces`` and the
       reconciler close items so) is left out. The reserved filter key ``"$as_of"``
-      (:data:`langchain_memvault.graph_values.AS_OF`: Unix seconds or a ``datetime``, naive
-      meaning UTC) asks what held at that time instead; it passes through LangGraph's own
+      (:data:`langchain_memvault.graph_values.AS_OF`: Unix seconds, a ``datetime``, naive
+      meaning UTC, or an ISO 8601 string such as ``"2023-04-15"``) asks what held at that
+      time instead; it passes through LangGraph's own
       ``search(namespace, query=..., filter={"$as_of": datetime(2023, 4, 15)})``, ``SearchOp``
       and ``runtime.store``, and combines with the other filter keys.
     - A LangGraph ``Item`` has no field for validity, so ``value`` stays as stored (an item

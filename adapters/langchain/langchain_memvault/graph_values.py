@@ -29,7 +29,8 @@ and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the
   rule (:func:`translate_filter`).
 - **As of a time**: a search returns what holds now (an item closed by
   :meth:`memvault.MemoryStore.supersede` is left out); the reserved top-level filter key
-  ``"$as_of"`` (:data:`AS_OF`) asks what held at another time (:func:`split_as_of`). No field
+  ``"$as_of"`` (:data:`AS_OF`: seconds, a ``datetime`` or an ISO 8601 string) asks what held
+  at another time (:func:`split_as_of`). No field
   can be named so: memvault refuses filter fields starting with ``$``.
 - **Reading**: an item that has ``"lg~"`` reads back as exactly ``v``; an item written by
   memvault itself (the tools, the middleware, the core API) reads back as its memvault value.
@@ -45,6 +46,7 @@ from langgraph.store.base import get_text_at_path
 from memvault.errors import InvalidFilterError, InvalidValueError, shown
 from memvault.filters import is_scalar
 from memvault.items import MAX_DEPTH, MAX_TEXT_CHARS, validate_json, validate_moment
+from memvault.moments import read_moment
 from memvault.truncation import truncated
 
 MARK = "lg~"
@@ -165,7 +167,9 @@ def split_as_of(filter: Any) -> tuple[Any, float | None]:
 
     ``{"$as_of": datetime(2023, 4, 15), "kind": "home"}`` gives ``({"kind": "home"},
     1681516800.0)``: the rest of the filter, for :func:`translate_filter`, and the time the
-    search asks about.
+    search asks about. The time is Unix seconds, a ``datetime`` (naive means UTC) or, as a
+    filter read from JSON holds it, an ISO 8601 string (:func:`memvault.moments.read_moment`:
+    ``"2023-04-15"`` is the end of that day, UTC).
 
     Args:
         filter: The filter of ``store.search(..., filter=...)``; anything that is not a dict
@@ -175,13 +179,15 @@ def split_as_of(filter: Any) -> tuple[Any, float | None]:
         The filter without the key, and the time in Unix seconds (``None`` if not given).
 
     Raises:
-        memvault.InvalidArgumentError: If the time is neither Unix seconds nor a
-            ``datetime`` (naive means UTC), or is before 1970.
+        memvault.InvalidArgumentError: If the time is none of those, or is before 1970.
     """
     if not isinstance(filter, Mapping) or AS_OF not in filter:
         return filter, None
     rest = {key: condition for key, condition in filter.items() if key != AS_OF}
-    return rest, validate_moment(filter[AS_OF], AS_OF, optional=True)
+    moment = filter[AS_OF]
+    if isinstance(moment, str):
+        return rest, read_moment(moment, AS_OF)
+    return rest, validate_moment(moment, AS_OF, optional=True)
 
 
 def translate_filter(filter: Mapping[str, Any] | None) -> dict[str, Any] | None:
