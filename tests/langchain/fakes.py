@@ -1,7 +1,9 @@
-"""Test doubles shared by the LangChain adapter tests: small stores and a scripted chat model."""
+"""Test doubles shared by the LangChain adapter tests: small stores, a scripted chat model and
+the Lisbon → Porto move."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +42,17 @@ def scripted(*replies: AIMessage | str) -> ScriptedChatModel:
 def call(name: str, call_id: str, **args: Any) -> AIMessage:
     """An AI message that calls one tool."""
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
+
+
+# The Lisbon -> Porto case of issue 26: Lisbon from March 2023, Porto from June; April between.
+MARCH = datetime(2023, 3, 1, tzinfo=timezone.utc)
+APRIL = datetime(2023, 4, 15, tzinfo=timezone.utc)
+JUNE = datetime(2023, 6, 2, tzinfo=timezone.utc)
+
+
+def moved_from_lisbon_to_porto(store: MemoryStore, namespace: tuple[str, ...]) -> None:
+    """Store "I live in Lisbon." (key ``lisbon``, from :data:`MARCH`), then "I moved to Porto."
+    (key ``porto``, from :data:`JUNE`), which supersedes it: Lisbon holds until June."""
+    store.put(namespace, "lisbon", {"text": "I live in Lisbon."}, valid_from=MARCH)
+    store.put(namespace, "porto", {"text": "I moved to Porto."}, valid_from=JUNE)
+    store.supersede(namespace, "lisbon", by="porto")

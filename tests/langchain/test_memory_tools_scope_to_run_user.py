@@ -29,9 +29,9 @@ def memory_lines(block: str) -> list[dict]:
 def test_the_model_facing_schemas_have_no_namespace_or_user_argument():
     schemas = {n: t.tool_call_schema.model_json_schema() for n, t in by_name(small_store()).items()}
     assert {n: sorted(s["properties"]) for n, s in schemas.items()} == {
-        "remember": ["text"],
-        "recall": ["limit", "query"],
-        "forget": ["memory"],
+        "remember": ["replaces", "text"],
+        "recall": ["as_of", "limit", "query"],
+        "forget": ["erase", "memory"],
         "list_memories": ["limit", "offset"],
     }
 

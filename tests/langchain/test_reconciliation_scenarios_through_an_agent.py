@@ -1,6 +1,6 @@
-"""Reconciliation through ``create_agent`` with ``MemoryMiddleware``: a move updates the fact,
-a change of diet retires the old one, a repeat changes nothing, an invented id touches nothing
-and a garbage reply keeps every new fact."""
+"""Reconciliation through ``create_agent`` with ``MemoryMiddleware``: a move supersedes the
+fact (the old one closed, not overwritten), a change of diet retires the old one, a repeat
+changes nothing, an invented id touches nothing and a garbage reply keeps every new fact."""
 
 import pytest
 from langchain.agents import create_agent
@@ -36,13 +36,16 @@ def test_scenario(said, model_replies, live):
     assert sorted(item.text for item in store.search(("users", "ada"))) == live
 
 
-def test_the_moved_fact_has_a_history_of_two_versions():
+def test_the_move_closes_the_old_fact_and_the_history_keeps_both():
     said, model_replies, _ = SCENARIOS["a move updates the fact"]
     store = remember_through_an_agent(said, model_replies)
 
-    (item,) = store.search(("users", "ada"))
-    versions = store.history(("users", "ada"), item.key)
-    assert [(v.event, v.after["text"]) for v in versions] == [
-        ("add", "The user lives in Lisbon."),
-        ("update", "The user lives in Porto."),
+    (porto,) = store.search(("users", "ada"))
+    lisbon = store.get(("users", "ada"), porto.value["supersedes"])
+    assert (porto.text, lisbon.text) == ("The user lives in Porto.", "The user lives in Lisbon.")
+    assert lisbon.valid_to == porto.valid_from and porto.valid_to is None
+    versions = store.history(("users", "ada"), lisbon.key)
+    assert [(v.event, v.after["text"], v.after.get("superseded_by")) for v in versions] == [
+        ("add", "The user lives in Lisbon.", None),
+        ("update", "The user lives in Lisbon.", porto.key),
     ]

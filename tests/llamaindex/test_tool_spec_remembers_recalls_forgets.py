@@ -23,9 +23,9 @@ def test_the_model_fills_only_typed_arguments_never_a_namespace(store):
     schemas = {name: tool.metadata.fn_schema.model_json_schema() for name, tool in tools.items()}
 
     assert {name: set(s["properties"]) for name, s in schemas.items()} == {
-        "remember": {"text"},
-        "recall": {"query", "limit"},
-        "forget": {"memory"},
+        "remember": {"text", "replaces"},
+        "recall": {"query", "limit", "as_of"},
+        "forget": {"memory", "erase"},
         "list_memories": {"limit", "offset"},
     }
     assert schemas["recall"]["properties"]["limit"]["type"] == "integer"

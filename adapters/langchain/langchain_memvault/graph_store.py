@@ -31,7 +31,14 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from langchain_memvault.graph_values import NOINDEX, TTL, decode, encode, translate_filter
+from langchain_memvault.graph_values import (
+    NOINDEX,
+    TTL,
+    decode,
+    encode,
+    split_as_of,
+    translate_filter,
+)
 from memvault import Embedder, EmbedderMismatchError, InvalidArgumentError, MemoryItem, MemoryStore
 from memvault.embedding import as_embedder
 from memvault.errors import shown
@@ -248,13 +255,34 @@ class MemvaultLangGraphStore(BaseStore):
       ``refresh_ttl=True`` refreshes whatever ``refresh_on_read`` says (as ``PostgresStore``;
       ``SqliteStore`` refreshes only when ``refresh_on_read`` is set). A TTL applies from
       the write or refreshing read, to about a second (see :data:`REFRESH_STEP`).
-    - A refresh rewrites the item (the same value and times), which re-embeds its text: the
-      memvault store has no way yet to move only an expiry. An item not indexed embeds its key.
+    - A refresh rewrites the item (the same value and times, validity included), which
+      re-embeds its text: the memvault store has no way yet to move only an expiry. An item
+      not indexed embeds its key.
     - Bad input (``ttl <= 0``, a negative ``limit``, ``offset`` or ``max_depth``, a value that
       is not JSON) raises a typed :class:`memvault.MemvaultError` naming the field; expired
       items are swept from the whole memvault store, not only from what LangGraph wrote.
     - Items memvault wrote itself (tools, middleware) read back as their plain memvault values
       and keep memvault's TTL rules (no refresh on read).
+
+    Time, memvault's extensions of LangGraph's API:
+
+    - ``search`` returns what holds now: an item closed by
+      :meth:`memvault.MemoryStore.supersede` (the ``remember`` tool's ``replaces`` and the
+      reconciler close items so) is left out. The reserved filter key ``"$as_of"``
+      (:data:`langchain_memvault.graph_values.AS_OF`: Unix seconds, a ``datetime``, naive
+      meaning UTC, or an ISO 8601 string such as ``"2023-04-15"``) asks what held at that
+      time instead; it passes through LangGraph's own
+      ``search(namespace, query=..., filter={"$as_of": datetime(2023, 4, 15)})``, ``SearchOp``
+      and ``runtime.store``, and combines with the other filter keys.
+    - A LangGraph ``Item`` has no field for validity, so ``value`` stays as stored (an item
+      memvault closed has ``"superseded_by"``, the key of its replacement, which has
+      ``"supersedes"``), and ``get`` returns an item by key whether or not it still holds.
+      ``graph_store.store.get(namespace, key)`` gives the :class:`memvault.MemoryItem` with
+      ``valid_from`` and ``valid_to``.
+    - ``delete(namespace, key, erase=True)`` also removes the item's text from its history and
+      from the store's files (:meth:`memvault.MemoryStore.delete`); a ``PutOp`` has no room for
+      it, so a batch deletes as LangGraph's stores do. The ``forget`` tool erases a memory
+      with what it was derived from (``forget(memory, erase=True)``).
 
     Args:
         store: The :class:`memvault.MemoryStore` that holds the items (and embeds them).
@@ -345,6 +373,35 @@ class MemvaultLangGraphStore(BaseStore):
         """Async form of :meth:`batch`, run in a worker thread."""
         return await asyncio.to_thread(self.batch, list(ops))
 
+    def delete(self, namespace: tuple[str, ...], key: str, *, erase: bool = False) -> None:
+        """Delete an item (``BaseStore.delete``); with ``erase=True``, its text everywhere.
+
+        Args:
+            namespace: The item's namespace.
+            key: Its key.
+            erase: ``True`` also removes the text from the item's history and from the
+                store's files, for privacy (:meth:`memvault.MemoryStore.delete`): its history
+                keeps the events, without values, and an ``"erase"`` entry. Default ``False``:
+                a delete as LangGraph's, the history keeping the text.
+
+        Raises:
+            langgraph.store.base.InvalidNamespaceError: On labels LangGraph forbids.
+            memvault.MemvaultError: On a bad namespace or key, or an ``erase`` that is not a
+                bool (:class:`memvault.InvalidArgumentError`).
+        """
+        if erase is False:
+            super().delete(namespace, key)
+            return
+        validate_op_namespace(PutOp(namespace, str(key), None))
+        self.store.delete(namespace, str(key), erase=erase)
+
+    async def adelete(self, namespace: tuple[str, ...], key: str, *, erase: bool = False) -> None:
+        """Async form of :meth:`delete`: the same arguments and errors."""
+        if erase is False:
+            await super().adelete(namespace, key)
+            return
+        await asyncio.to_thread(self.delete, namespace, key, erase=erase)
+
     def _read(self, op: GetOp | SearchOp | ListNamespacesOp) -> Result:
         if isinstance(op, GetOp):
             found = self.store.get(op.namespace, op.key)
@@ -407,24 +464,32 @@ class MemvaultLangGraphStore(BaseStore):
             if now + seconds - item.expires_at < min(REFRESH_STEP, seconds / 100):
                 continue
             self.store.put_many(
-                item.namespace, [(item.key, item.value)], ttl=seconds, timestamp=item.updated_at
+                item.namespace,
+                [(item.key, item.value)],
+                ttl=seconds,
+                timestamp=item.updated_at,
+                valid_from=item.valid_from,
+                valid_to=item.valid_to,
             )
 
     # -- reads ----------------------------------------------------------------------------
 
     def _search(self, op: SearchOp) -> list[MemoryItem]:
         """Items of one search: ranked ones first, then those not indexed (score ``None``)."""
-        prefix, filter, query = op.namespace_prefix, translate_filter(op.filter), op.query
+        rest, as_of = split_as_of(op.filter)
+        prefix, filter, query = op.namespace_prefix, translate_filter(rest), op.query
         limit, offset = _count(op.limit, "limit"), _count(op.offset, "offset")
         if limit == 0:
             validate_namespace(prefix, allow_empty=True)
             return []
         if not (isinstance(query, str) and query.strip()):
-            return self.store.search(prefix, query=query, filter=filter, limit=limit, offset=offset)
+            return self.store.search(
+                prefix, query=query, filter=filter, limit=limit, offset=offset, as_of=as_of
+            )
         wanted = offset + limit
         fetch = min(wanted, MAX_COUNT)
         while True:  # fetch until `wanted` ranked items, or all there are
-            hits = self.store.search(prefix, query=query, filter=filter, limit=fetch)
+            hits = self.store.search(prefix, query=query, filter=filter, limit=fetch, as_of=as_of)
             ranked = [hit for hit in hits if not hit.value.get(NOINDEX)]
             if len(ranked) >= wanted or len(hits) < fetch or fetch == MAX_COUNT:
                 break
@@ -436,6 +501,7 @@ class MemvaultLangGraphStore(BaseStore):
                 filter={**(filter or {}), NOINDEX: True},
                 limit=limit - len(page),
                 offset=max(0, offset - len(ranked)),
+                as_of=as_of,
             )
         return page
 

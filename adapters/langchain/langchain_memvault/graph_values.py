@@ -27,6 +27,11 @@ and filters top-level scalar fields. So a LangGraph value ``v`` is stored as the
   ``context`` (which memvault embeds) and paths starting with ``lg~`` are prefixed with ``lg~``
   so they never clash with memvault's own entries. LangGraph filters are translated by the same
   rule (:func:`translate_filter`).
+- **As of a time**: a search returns what holds now (an item closed by
+  :meth:`memvault.MemoryStore.supersede` is left out); the reserved top-level filter key
+  ``"$as_of"`` (:data:`AS_OF`: seconds, a ``datetime`` or an ISO 8601 string) asks what held
+  at another time (:func:`split_as_of`). No field
+  can be named so: memvault refuses filter fields starting with ``$``.
 - **Reading**: an item that has ``"lg~"`` reads back as exactly ``v``; an item written by
   memvault itself (the tools, the middleware, the core API) reads back as its memvault value.
 """
@@ -40,7 +45,8 @@ from langgraph.store.base import get_text_at_path
 
 from memvault.errors import InvalidFilterError, InvalidValueError, shown
 from memvault.filters import is_scalar
-from memvault.items import MAX_DEPTH, MAX_TEXT_CHARS, validate_json
+from memvault.items import MAX_DEPTH, MAX_TEXT_CHARS, validate_json, validate_moment
+from memvault.moments import read_moment
 from memvault.truncation import truncated
 
 MARK = "lg~"
@@ -49,6 +55,8 @@ TTL = MARK + "ttl"
 """The entry holding an item's LangGraph TTL in minutes, which reads refresh it to."""
 NOINDEX = MARK + "noindex"
 """The entry (``True``) marking an item LangGraph indexes nothing of: searches never rank it."""
+AS_OF = "$as_of"
+"""The reserved top-level key of a LangGraph search filter that asks what held at a time."""
 _RESERVED = ("text", "context")  # entries memvault itself reads (see memvault.lexical)
 
 
@@ -152,6 +160,34 @@ def _conditions(path: tuple[str, ...], condition: Any, out: dict[str, Any]) -> N
             f"filter on {where} compares {shown(condition)}; use a str, int, float or bool"
         )
     out[field_name(path)] = condition
+
+
+def split_as_of(filter: Any) -> tuple[Any, float | None]:
+    """Take the reserved :data:`AS_OF` key out of a LangGraph search filter.
+
+    ``{"$as_of": datetime(2023, 4, 15), "kind": "home"}`` gives ``({"kind": "home"},
+    1681516800.0)``: the rest of the filter, for :func:`translate_filter`, and the time the
+    search asks about. The time is Unix seconds, a ``datetime`` (naive means UTC) or, as a
+    filter read from JSON holds it, an ISO 8601 string (:func:`memvault.moments.read_moment`:
+    ``"2023-04-15"`` is the end of that day, UTC).
+
+    Args:
+        filter: The filter of ``store.search(..., filter=...)``; anything that is not a dict
+            is returned as it is (:func:`translate_filter` refuses it).
+
+    Returns:
+        The filter without the key, and the time in Unix seconds (``None`` if not given).
+
+    Raises:
+        memvault.InvalidArgumentError: If the time is none of those, or is before 1970.
+    """
+    if not isinstance(filter, Mapping) or AS_OF not in filter:
+        return filter, None
+    rest = {key: condition for key, condition in filter.items() if key != AS_OF}
+    moment = filter[AS_OF]
+    if isinstance(moment, str):
+        return rest, read_moment(moment, AS_OF)
+    return rest, validate_moment(moment, AS_OF, optional=True)
 
 
 def translate_filter(filter: Mapping[str, Any] | None) -> dict[str, Any] | None:

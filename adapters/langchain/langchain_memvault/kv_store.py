@@ -40,6 +40,11 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
     other JSON entries as metadata. What is written here is a memory like any other: the
     retriever, the tools and the middleware recall it. Every call goes to the core store.
 
+    A key's item is its item whether or not what it says still holds: ``mget`` returns, and
+    ``yield_keys`` lists, an item closed by :meth:`memvault.MemoryStore.supersede` (a
+    correction) too, which recall leaves out; ``mset`` over it writes a value that holds from
+    now.
+
     Args:
         store: The :class:`memvault.MemoryStore`.
         namespace: The namespace tuple, e.g. ``("users", "alice", "kv")``. Keys live in exactly
@@ -96,13 +101,17 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
     def yield_keys(self, *, prefix: str | None = None) -> Iterator[str]:
         """Yield the keys, most recently written first, page by page (``BaseStore.yield_keys``).
 
+        Keys of closed items are listed too, as ``mget`` returns them.
+
         Args:
             prefix: Only keys that start with this string.
 
         """
         _check_prefix(prefix)
         offset = 0
-        while page := self.store.search(self.namespace, limit=_PAGE, offset=offset):
+        while page := self.store.search(
+            self.namespace, limit=_PAGE, offset=offset, include_closed=True
+        ):
             yield from self._keys(page, prefix)
             offset += len(page)
 
@@ -125,7 +134,9 @@ class MemvaultKVStore(BaseStore[str, dict[str, Any]]):
         """Async form of :meth:`yield_keys` (an async generator)."""
         _check_prefix(prefix)
         offset = 0
-        while page := await self.store.asearch(self.namespace, limit=_PAGE, offset=offset):
+        while page := await self.store.asearch(
+            self.namespace, limit=_PAGE, offset=offset, include_closed=True
+        ):
             for key in self._keys(page, prefix):
                 yield key
             offset += len(page)

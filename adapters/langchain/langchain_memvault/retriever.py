@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -11,14 +12,15 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig, ensure_config
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, Strict, StrictFloat
 
 from langchain_memvault.run_scope import run_values
 from memvault import AgentMemory, InvalidArgumentError, MemoryItem, MemoryScope, MemoryStore
 from memvault.config import DEFAULT_NAMESPACE
+from memvault.items import validate_moment
 from memvault.model import Namespace
 
-SEARCH_KWARGS = frozenset({"k", "filter"})
+SEARCH_KWARGS = frozenset({"k", "filter", "as_of"})
 """The ``search_kwargs`` (and per-call keyword arguments) a :class:`MemvaultRetriever` takes."""
 
 
@@ -33,8 +35,11 @@ def memory_document(item: MemoryItem) -> Document:
         item's other value entries, then ``key``, ``namespace`` (tuple), ``score`` (the
         search's relevance score, or ``None``), ``score_type`` (what ``score`` is:
         ``"cosine"``, ``"bm25"`` or ``"hybrid"``, see :attr:`memvault.MemoryItem.score_type`),
-        ``created_at`` and ``updated_at`` (Unix seconds); these six names win over value
-        entries of the same name.
+        ``created_at`` and ``updated_at`` (when it was written, Unix seconds), ``valid_from``
+        and ``valid_to`` (when what it says held in the world, Unix seconds; ``valid_to``
+        ``None`` while it still holds); these eight names win over value entries of the same
+        name. A memory closed by a correction also has the value entry ``superseded_by`` (the
+        key of the one that replaced it), its replacement ``supersedes``.
     """
     metadata = {name: value for name, value in item.value.items() if name != "text"}
     metadata.update(
@@ -44,6 +49,8 @@ def memory_document(item: MemoryItem) -> Document:
         score_type=item.score_type,
         created_at=item.created_at,
         updated_at=item.updated_at,
+        valid_from=item.valid_from,
+        valid_to=item.valid_to,
     )
     return Document(page_content=item.text, metadata=metadata, id=item.key)
 
@@ -58,9 +65,15 @@ class MemvaultRetriever(BaseRetriever):
     LangGraph runtime context, thread id; see :func:`~langchain_memvault.run_scope.run_values`):
     ``invoke(query, config={"configurable": {"user_id": "alice"}})``.
 
-    ``k`` and ``filter`` are taken, later winning, from the fields, from ``search_kwargs``
-    (as ``VectorStoreRetriever`` takes them, e.g. ``{"k": 1}`` or ``{"filter": {...}}``) and
-    from the call (``invoke(query, k=..., filter=...)``); ``None`` leaves the earlier value.
+    By default it recalls what holds now: a memory closed by a correction
+    (:meth:`memvault.MemoryStore.supersede`, the ``remember`` tool's ``replaces``) is left
+    out. ``as_of`` recalls what held at another time instead, e.g. where the user lived in
+    April 2023 (:meth:`memvault.MemoryStore.search`).
+
+    ``k``, ``filter`` and ``as_of`` are taken, later winning, from the fields, from
+    ``search_kwargs`` (as ``VectorStoreRetriever`` takes them, e.g. ``{"k": 1}`` or
+    ``{"filter": {...}}``) and from the call (``invoke(query, k=..., as_of=...)``); ``None``
+    leaves the earlier value.
 
     Attributes:
         store: The :class:`memvault.MemoryStore`.
@@ -68,16 +81,19 @@ class MemvaultRetriever(BaseRetriever):
         k: Most documents per query, an int from 1 to 1000 (strictly: ``True`` and ``"5"``
             are refused, not read as 1 and 5).
         filter: Metadata filter on value fields (see :mod:`memvault.filters`), or ``None``.
-        search_kwargs: ``k`` and/or ``filter`` overriding the fields.
+        as_of: Recall what held at this time: Unix seconds or a ``datetime`` (naive means
+            UTC), strictly (a string is refused); ``None`` (default): what holds now.
+        search_kwargs: ``k``, ``filter`` and/or ``as_of`` overriding the fields.
 
     Raises:
         pydantic.ValidationError: If a field has the wrong type (e.g. ``namespace="users"``,
-            ``k="5"``).
+            ``k="5"``, ``as_of="2023-04-15"``).
         memvault.errors.InvalidNamespaceError: If the namespace has an empty segment; from
             ``invoke``, if the run lacks a value its template needs (the retriever fails
             closed, never searching a shared namespace).
-        memvault.InvalidArgumentError: On a bad ``k`` or a search keyword other than ``k`` and
-            ``filter``, here or in ``invoke``.
+        memvault.InvalidArgumentError: On a bad ``k`` or ``as_of`` (not seconds or a
+            ``datetime``, or before 1970), or a search keyword other than ``k``, ``filter``
+            and ``as_of``, here or in ``invoke``.
         memvault.errors.InvalidFilterError: On a bad filter, here or in ``invoke``.
 
     Example:
@@ -96,13 +112,18 @@ class MemvaultRetriever(BaseRetriever):
     )
     k: int = Field(default=4, strict=True, description="Most documents per query.")
     filter: dict[str, Any] | None = Field(default=None, description="Metadata filter.")
+    as_of: StrictFloat | Annotated[datetime, Strict()] | None = Field(
+        default=None,
+        description="Recall what held at this time (Unix seconds or datetime); None: now.",
+    )
     search_kwargs: dict[str, Any] = Field(
-        default_factory=dict, description="'k' and/or 'filter', overriding the fields."
+        default_factory=dict,
+        description="'k', 'filter' and/or 'as_of', overriding the fields.",
     )
 
     def __init__(self, **fields: Any) -> None:
         super().__init__(**fields)
-        self._memory()  # a bad namespace, k, filter or search keyword fails here, not later
+        self._search()  # a bad namespace, k, filter, as_of or search keyword fails here
 
     def invoke(
         self, input: str, config: RunnableConfig | None = None, **kwargs: Any
@@ -112,7 +133,7 @@ class MemvaultRetriever(BaseRetriever):
         Args:
             input: The query.
             config: The run's config; its values fill the namespace template.
-            **kwargs: ``k`` and/or ``filter`` for this call.
+            **kwargs: ``k``, ``filter`` and/or ``as_of`` for this call.
 
         Returns:
             Up to ``k`` documents, most relevant first.
@@ -130,8 +151,9 @@ class MemvaultRetriever(BaseRetriever):
         config = ensure_config(config)
         return await super().ainvoke(input, config, values=run_values(config), **kwargs)
 
-    def _memory(self, **call_kwargs: Any) -> AgentMemory:
-        options = {"k": self.k, "filter": self.filter}
+    def _search(self, **call_kwargs: Any) -> tuple[AgentMemory, float | None]:
+        """The memory (template, ``k``, filter) and ``as_of`` (seconds or ``None``) of a call."""
+        options = {"k": self.k, "filter": self.filter, "as_of": self.as_of}
         for name, value in {**self.search_kwargs, **call_kwargs}.items():
             if name not in SEARCH_KWARGS:
                 raise InvalidArgumentError(
@@ -140,10 +162,14 @@ class MemvaultRetriever(BaseRetriever):
                 )
             if value is not None:
                 options[name] = value
-        return AgentMemory.of(self.store, namespace=self.namespace, **options)
+        as_of = validate_moment(options.pop("as_of"), "as_of", optional=True)
+        return AgentMemory.of(self.store, namespace=self.namespace, **options), as_of
 
-    def _scope(self, values: dict[str, Any] | None, **call_kwargs: Any) -> MemoryScope:
-        return self._memory(**call_kwargs).scope(values or {})
+    def _scope(
+        self, values: dict[str, Any] | None, **call_kwargs: Any
+    ) -> tuple[MemoryScope, float | None]:
+        memory, as_of = self._search(**call_kwargs)
+        return memory.scope(values or {}), as_of
 
     def _get_relevant_documents(
         self,
@@ -153,7 +179,8 @@ class MemvaultRetriever(BaseRetriever):
         values: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> list[Document]:
-        return [memory_document(item) for item in self._scope(values, **kwargs).recall(query)]
+        scope, as_of = self._scope(values, **kwargs)
+        return [memory_document(item) for item in scope.recall(query, as_of=as_of)]
 
     async def _aget_relevant_documents(
         self,
@@ -163,5 +190,5 @@ class MemvaultRetriever(BaseRetriever):
         values: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> list[Document]:
-        items = await self._scope(values, **kwargs).arecall(query)
-        return [memory_document(item) for item in items]
+        scope, as_of = self._scope(values, **kwargs)
+        return [memory_document(item) for item in await scope.arecall(query, as_of=as_of)]

@@ -3,8 +3,11 @@
 Each tool is a :class:`MemoryTool` driven by one of the core's
 :data:`memvault.memory_tools.MEMORY_TOOLS` specs (name, description, argument schema) and run by
 :func:`memvault.memory_tools.run_memory_tool`, so both frameworks offer the same tools with the same
-arguments: ``remember(text)``, ``recall(query, limit=5)``, ``forget(memory)`` (an id or a
-description) and ``list_memories(limit=20, offset=0)``.
+arguments: ``remember(text, replaces=None)`` (``replaces``: the id of the memory this one
+corrects, which is closed rather than overwritten), ``recall(query, limit=5, as_of=None)``
+(``as_of``: an ISO 8601 date, to recall what held then), ``forget(memory, erase=False)`` (an
+id or a description; ``erase`` removes the text everywhere, for privacy) and
+``list_memories(limit=20, offset=0)``.
 
 The namespace of every call comes from the run (see :mod:`langchain_memvault.run_scope`), never
 from an argument the model fills, so a model cannot reach another user's memories, and a run
@@ -170,19 +173,19 @@ class MemoryTool(BaseTool):
 
 
 class RememberTool(MemoryTool):
-    """``remember(text)``: store one fact, merged into a stored memory saying the same."""
+    """``remember(text, replaces=None)``: store one fact, or one correcting memory ``replaces``."""
 
     default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("remember")
 
 
 class RecallTool(MemoryTool):
-    """``recall(query, limit=5)``: memories for a query, as a fenced block with ids."""
+    """``recall(query, limit=5, as_of=None)``: memories for a query (held at ``as_of``), fenced."""
 
     default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("recall")
 
 
 class ForgetTool(MemoryTool):
-    """``forget(memory)``: remove a memory by id or description, with its sources."""
+    """``forget(memory, erase=False)``: remove a memory by id or description, with its sources."""
 
     default_spec: ClassVar[MemoryToolSpec | None] = tool_spec("forget")
 

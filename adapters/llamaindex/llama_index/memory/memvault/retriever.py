@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from llama_index.core.base.base_retriever import BaseRetriever
@@ -13,6 +14,7 @@ from llama_index.memory.memvault.block import agent_memory
 from memvault import AgentMemory, InvalidArgumentError, MemoryItem, MemoryStore
 from memvault.arguments import NOT_GIVEN
 from memvault.errors import shown
+from memvault.items import validate_moment
 from memvault.namespace import format_namespace_path
 
 
@@ -32,6 +34,8 @@ def _node(item: MemoryItem) -> NodeWithScore:
         key=item.key,
         created_at=item.created_at,
         updated_at=item.updated_at,
+        valid_from=item.valid_from,
+        valid_to=item.valid_to,
         score_type=item.score_type,
     )
     node = TextNode(
@@ -52,8 +56,17 @@ class MemvaultRetriever(BaseRetriever):
     namespace path plus the key (``"users/alice/mem-3f2a..."``); its score is what the metadata's
     ``score_type`` says (``"cosine"`` similarity, ``"bm25"``, or ``"hybrid"`` for the fused
     score of hybrid search; higher is better); its metadata is the value's other fields plus
-    ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (Unix seconds)
-    and ``score_type``, all hidden from the LLM and the embedder.
+    ``namespace`` (a path string), ``key``, ``created_at`` and ``updated_at`` (when it was
+    written, Unix seconds), ``valid_from`` and ``valid_to`` (when what it says held in the
+    world, Unix seconds; ``valid_to`` is ``None`` while it still holds) and ``score_type``,
+    all hidden from the LLM and the embedder. A memory closed by a correction also has the
+    value field ``superseded_by`` (the key of the one that replaced it), its replacement
+    ``supersedes``.
+
+    It recalls what holds now: a memory closed by a correction
+    (:meth:`memvault.MemoryStore.supersede`, the ``remember`` tool's ``replaces``) is left
+    out. With ``as_of`` it recalls what held at that time instead (where the user lived in
+    April 2023); a retriever serves one time, so make one per ``as_of``.
 
     Args:
         memory_or_store: A :class:`memvault.AgentMemory`, or a :class:`memvault.MemoryStore`
@@ -64,14 +77,21 @@ class MemvaultRetriever(BaseRetriever):
         similarity_top_k: Most nodes per query, 1 to 1000 (store only); default 5 (with an
             ``AgentMemory``: its ``k``).
         filter: Metadata filter (store only; see :mod:`memvault.filters`).
+        as_of: Recall what held at this time: Unix seconds or a ``datetime`` (naive means
+            UTC); ``None`` (default): what holds now.
         callback_manager: LlamaIndex callbacks, as for any ``BaseRetriever``.
 
     Raises:
         InvalidArgumentError: If ``memory_or_store`` is neither kind, a store option is given
-            with an ``AgentMemory``, or ``similarity_top_k`` is out of range; from
+            with an ``AgentMemory``, ``similarity_top_k`` is out of range, or ``as_of`` is
+            neither seconds nor a ``datetime`` (or before 1970); from
             :meth:`retrieve`, on a query that is not a str or ``QueryBundle``.
         InvalidFilterError: If ``filter`` is not a valid memvault filter.
         InvalidNamespaceError: If the template needs a value that is not given.
+
+    Attributes:
+        scope: The :class:`memvault.MemoryScope` recalled from.
+        as_of: ``as_of`` in Unix seconds, or ``None``.
     """
 
     def __init__(
@@ -83,12 +103,14 @@ class MemvaultRetriever(BaseRetriever):
         namespace: Sequence[str] = NOT_GIVEN,
         similarity_top_k: int = NOT_GIVEN,
         filter: dict[str, Any] | None = NOT_GIVEN,
+        as_of: float | datetime | None = None,
         callback_manager: CallbackManager | None = None,
     ) -> None:
         memory = agent_memory(
             memory_or_store, namespace=namespace, similarity_top_k=similarity_top_k, filter=filter
         )
         self.scope = memory.scope({"user_id": user_id, "session_id": session_id})
+        self.as_of = validate_moment(as_of, "as_of", optional=True)
         super().__init__(callback_manager=callback_manager)
 
     def retrieve(self, str_or_query_bundle: QueryType) -> list[NodeWithScore]:
@@ -113,8 +135,10 @@ class MemvaultRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Recall memories for the query (``BaseRetriever._retrieve``)."""
-        return [_node(item) for item in self.scope.recall(query_bundle.query_str)]
+        items = self.scope.recall(query_bundle.query_str, as_of=self.as_of)
+        return [_node(item) for item in items]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         """Async form of :meth:`_retrieve` (``BaseRetriever._aretrieve``)."""
-        return [_node(item) for item in await self.scope.arecall(query_bundle.query_str)]
+        items = await self.scope.arecall(query_bundle.query_str, as_of=self.as_of)
+        return [_node(item) for item in items]

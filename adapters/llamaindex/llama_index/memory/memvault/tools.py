@@ -31,9 +31,9 @@ class MemvaultToolSpec(BaseToolSpec):
     """remember / recall / forget / list_memories tools for LlamaIndex agents.
 
     The tools are :data:`memvault.memory_tools.MEMORY_TOOLS`: the model fills only the
-    arguments of each tool's schema (``remember(text)``, ``recall(query, limit)``,
-    ``forget(memory)``, ``list_memories(limit, offset)``), never a namespace, so it cannot
-    reach another user's memories; each call runs
+    arguments of each tool's schema (``remember(text, replaces)``, ``recall(query, limit,
+    as_of)``, ``forget(memory, erase)``, ``list_memories(limit, offset)``), never a namespace,
+    so it cannot reach another user's memories; each call runs
     :func:`memvault.memory_tools.run_memory_tool` (or its async twin) in the run's
     :class:`memvault.MemoryScope`.
 
