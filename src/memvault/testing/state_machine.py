@@ -215,10 +215,21 @@ class StoreStateMachine(RuleBasedStateMachine):
         return None if back is None else self.clock.now - back
 
     def record(
-        self, ident: Ident, kind: HistoryEvent, before: Any, after: Any, source: str
+        self,
+        ident: Ident,
+        kind: HistoryEvent,
+        before: Any,
+        after: Any,
+        source: str,
+        *,
+        reclosed: bool = False,
     ) -> None:
-        """Record a change of value in the model's history; the same value records nothing."""
-        if before != after:  # the same value again records nothing (memvault.history)
+        """Record a change in the model's history (memvault.history's rule).
+
+        The same value again records nothing, unless ``reclosed``: its ``valid_to`` changed
+        (a close, or a put that opens or closes it), which records the entry even so.
+        """
+        if before != after or reclosed:
             self.histories.setdefault(ident, []).append(
                 HistoryEntry(*ident, kind, self.clock.now, before, after, source)
             )
@@ -270,7 +281,14 @@ class StoreStateMachine(RuleBasedStateMachine):
         if old is None:
             self.gone((namespace, key), source)  # an expired version still on disk
         kind: HistoryEvent = "add" if old is None else "update" if event is None else "merge"
-        self.record((namespace, key), kind, None if old is None else old.value, value, source)
+        self.record(
+            (namespace, key),
+            kind,
+            None if old is None else old.value,
+            value,
+            source,
+            reclosed=old is not None and old.valid_to != ends,
+        )
         self.model[(namespace, key)] = ModelItem(
             value=value,
             created_at=old.created_at if old else now,
@@ -314,7 +332,7 @@ class StoreStateMachine(RuleBasedStateMachine):
         assert old is not None and closing is not None
         self.store.supersede(namespace, key, by=by, at=given)
         closed = {**old.value, **({"superseded_by": by} if by is not None else {})}
-        self.record((namespace, key), "update", old.value, closed, "api")
+        self.record((namespace, key), "update", old.value, closed, "api", reclosed=True)
         self.model[(namespace, key)] = replace(old, value=closed, updated_at=now, valid_to=closing)
         if by is not None and new is not None:
             linked = {**new.value, "supersedes": key}
