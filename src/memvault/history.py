@@ -81,7 +81,8 @@ def read_entry(data: Any) -> HistoryEntry:
         InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError:
             If a field is missing or wrong (the message names it), or ``before`` and
             ``after`` do not fit the event (``add`` has no ``before``; ``delete`` and
-            ``expire`` no ``after``; the others both).
+            ``expire`` no ``after``; ``erase`` neither; the others both; any entry of a key
+            erased since may have neither).
     """
     if not isinstance(data, Mapping):
         raise InvalidArgumentError(f"a history entry must be a JSON object, got {shown(data)}")
@@ -98,11 +99,13 @@ def read_entry(data: Any) -> HistoryEntry:
             f"event must be one of {', '.join(HISTORY_EVENTS)}, got {shown(event)}"
         )
     before, after = data["before"], data["after"]
-    wants_before, wants_after = event != "add", event not in ("delete", "expire")
-    if (before is not None) != wants_before or (after is not None) != wants_after:
+    wants_before = event not in ("add", "erase")
+    wants_after = event not in ("delete", "expire", "erase")
+    erased = before is None and after is None  # an entry of a key erased since: no values
+    if not erased and ((before is not None) != wants_before or (after is not None) != wants_after):
         raise InvalidArgumentError(
-            f"a {event!r} entry has {'a' if wants_before else 'no'} before and "
-            f"{'an' if wants_after else 'no'} after value"
+            f"an {event!r} entry holds {'a' if wants_before else 'no'} before value and "
+            f"{'an' if wants_after else 'no'} after value (both none once its key was erased)"
         )
     # An entry holds values as they were stored, perhaps before MAX_TEXT_CHARS was a rule.
     as_stored = {"max_text_chars": None}

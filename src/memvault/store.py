@@ -133,6 +133,25 @@ def _same_version(stored: Record, new: Record) -> bool:
     ) == (new.value, new.updated_at, new.expires_at, new.valid_from, new.valid_to)
 
 
+def _keeping(new: Record, old: Record | None, now: float, keep: tuple[bool, bool]) -> Record:
+    """``new`` with the validity of ``old`` where ``keep`` says, if ``old`` is live at ``now``.
+
+    Raises:
+        InvalidArgumentError: If the span is then empty (a given ``valid_to`` not after the
+            kept ``valid_from``).
+    """
+    kept = new
+    if old is not None and old.live(now):
+        keep_from, keep_to = keep
+        kept = replace(
+            new,
+            valid_from=old.valid_from if keep_from else new.valid_from,
+            valid_to=old.valid_to if keep_to else new.valid_to,
+        )
+    validate_validity(kept.valid_from, kept.valid_to)
+    return kept
+
+
 def _merging(event: Any) -> bool:
     """Whether a write's ``event`` asks for ``"merge"`` (``None``: add or update)."""
     if event is None or event == "merge":
@@ -379,7 +398,7 @@ class MemoryStore:
         event: Literal["merge"] | None = None,
         if_updated_at: Any = NOT_GIVEN,
         valid_from: Any = None,
-        valid_to: Any = None,
+        valid_to: Any = NOT_GIVEN,
     ) -> MemoryItem:
         """Insert or replace (upsert) one item, and record the change in its history.
 
@@ -400,10 +419,14 @@ class MemoryStore:
                 :meth:`get`), checked atomically with the write; ``None``: only if the key
                 holds no live item. Default: write whatever is there.
             valid_from: When what the value says began to hold in the world: Unix seconds
-                or a ``datetime`` (naive means UTC). Default: when it is written (now).
-            valid_to: When it stopped holding (same units), or ``None`` (default): it still
-                holds. A search leaves out what no longer holds unless asked ``as_of`` a
-                time when it did; :meth:`supersede` closes an item for you.
+                or a ``datetime`` (naive means UTC). Default: a key that holds a live item
+                keeps its ``valid_from`` (an edit does not restate when the fact began); a
+                new one holds from when it is written (now).
+            valid_to: When it stopped holding (same units), or ``None``: it still holds (a
+                closed item is opened again). Default: a live item keeps its ``valid_to``
+                (writing a closed memory again leaves it closed), a new one still holds. A
+                search leaves out what no longer holds unless asked ``as_of`` a time when it
+                did; :meth:`supersede` closes an item for you.
 
         Returns:
             The stored item. Overwriting keeps ``created_at`` and moves ``updated_at``.
@@ -441,7 +464,7 @@ class MemoryStore:
         event: Literal["merge"] | None = None,
         if_updated_at: Mapping[str, float | None] | None = None,
         valid_from: Any = None,
-        valid_to: Any = None,
+        valid_to: Any = NOT_GIVEN,
     ) -> list[MemoryItem]:
         """Upsert several items in one namespace with one embedding call and one write.
 
@@ -471,8 +494,8 @@ class MemoryStore:
                 that may be written only over the version read (``None``: only where the key
                 holds no live item), as ``put(..., if_updated_at=)``; keys not named write
                 as they are. One conflict and nothing of the batch is written.
-            valid_from: As in :meth:`put`, for every item; default ``timestamp`` if given,
-                else now (a statement holds from when it was said).
+            valid_from: As in :meth:`put`, for every item; a new key's default is
+                ``timestamp`` if given, else now (a statement holds from when it was said).
             valid_to: As in :meth:`put`, for every item.
 
         Returns:
@@ -498,12 +521,16 @@ class MemoryStore:
         )
         written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
         holds_from = validate_moment(valid_from, "valid_from", optional=True)
-        holds_to = validate_moment(valid_to, "valid_to", optional=True)
+        holds_to = (
+            None if valid_to is NOT_GIVEN else validate_moment(valid_to, "valid_to", optional=True)
+        )
         if not batch:
             return []
         now = self._clock()
         when = now if written_at is None else written_at
-        validate_validity(when if holds_from is None else holds_from, holds_to)
+        if holds_from is not None:  # else checked once a live item's is kept (_keeping)
+            validate_validity(holds_from, holds_to)
+        keep = (holds_from is None, valid_to is NOT_GIVEN)
         expires_at = None if expires_in is None else now + expires_in
         records = [
             Record(
@@ -518,7 +545,7 @@ class MemoryStore:
             )
             for key, value in batch.items()
         ]
-        return [MemoryItem.from_record(r) for r in self._write(records, now, change)]
+        return [MemoryItem.from_record(r) for r in self._write(records, now, change, keep=keep)]
 
     def _expected(
         self, namespace: Namespace, batch: Mapping[str, Any], if_updated_at: Any
@@ -564,6 +591,8 @@ class MemoryStore:
         now: float,
         change: Change,
         carried: Sequence[Vector | None] | None = None,
+        *,
+        keep: tuple[bool, bool] = (False, False),
     ) -> list[Record]:
         """Write records with their history in one backend write, embedding what must be.
 
@@ -581,12 +610,21 @@ class MemoryStore:
             change: Its source, kind and conditions.
             carried: Per record, an embedding of this store's embedder to write with it
                 (an import's), or ``None`` to embed (or keep) as above.
+            keep: Whether a record replacing a live version takes that version's
+                ``valid_from``, and its ``valid_to``, instead of its own (a put that did not
+                give them).
 
         Returns:
             The stored version of each record, in order.
+
+        Raises:
+            InvalidArgumentError: If a kept ``valid_from`` is not before a given
+                ``valid_to``; nothing is written.
         """
         backend = self.backend
         stored = backend.get([r.id for r in records])
+        if any(keep):
+            records = [_keeping(new, old, now, keep) for new, old in zip(records, stored)]
         named = {item_id for item_id, _ in change.expected}
         kept = [
             old is not None and old.id not in named and old.live(now) and _same_version(old, new)
@@ -783,6 +821,11 @@ class MemoryStore:
                 updated_at=old.updated_at,
             )
         new = found[1] if by is not None else None
+        if new is not None and new.valid_to is not None:
+            raise ItemNotFoundError(
+                f"the item at key {by!r} was closed already (valid_to {new.valid_to:.0f}); "
+                "supersede by an item that still holds"
+            )
         if closing is None:
             closing = now if new is None else max(new.valid_from, old.valid_from + 1e-3)
         validate_validity(old.valid_from, closing)

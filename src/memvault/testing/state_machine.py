@@ -263,7 +263,10 @@ class StoreStateMachine(RuleBasedStateMachine):
         begins is refused and writes nothing.
         """
         now = self.clock.now
+        old = self.live().get((namespace, key))
         begins = now if valid_from is None else now + valid_from
+        if valid_from is None and old is not None:
+            begins = old.valid_from  # a live item keeps when it began unless told
         ends = None if valid_to is None else now + valid_to
         options = {
             "ttl": ttl,
@@ -277,7 +280,6 @@ class StoreStateMachine(RuleBasedStateMachine):
                 self.store.put(namespace, key, value, **options)
             return
         self.store.put(namespace, key, value, **options)
-        old = self.live().get((namespace, key))
         if old is None:
             self.gone((namespace, key), source)  # an expired version still on disk
         kind: HistoryEvent = "add" if old is None else "update" if event is None else "merge"
@@ -308,7 +310,8 @@ class StoreStateMachine(RuleBasedStateMachine):
         """Close a key, perhaps by another of its namespace, now or ``at`` seconds from now.
 
         The model predicts the refusals: ``by`` equal to ``key``, a key or ``by`` without a
-        live item, a key closed already, a closing time not after the key's ``valid_from``.
+        live item, a key or ``by`` closed already, a closing time not after the key's
+        ``valid_from``.
         """
         now = self.clock.now
         live = self.live()
@@ -317,7 +320,11 @@ class StoreStateMachine(RuleBasedStateMachine):
         refused: type[Exception] | None = None
         if by == key:
             refused = InvalidArgumentError
-        elif old is None or (by is not None and new is None) or old.valid_to is not None:
+        elif (
+            old is None
+            or (by is not None and (new is None or new.valid_to is not None))
+            or old.valid_to is not None
+        ):
             refused = ItemNotFoundError
         else:
             if closing is None:

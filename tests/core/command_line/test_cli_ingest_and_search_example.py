@@ -27,5 +27,5 @@ def test_ingest_then_search_puts_the_right_turn_first(tmp_path):
 
     text = memvault("search", "how much can we spend per day", "-n", "users", store=store).stdout
     assert text.splitlines()[0].endswith(
-        "Our budget is about 150 euros a day each, hotels included."
+        "Our budget is about 150 euros a day each, hotels included. (since 2026-03-02)"
     )
