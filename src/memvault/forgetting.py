@@ -221,6 +221,49 @@ def unquote_neighbours(
     return retrying(attempt)
 
 
+def gone_stating(
+    store: MemoryStore, namespace: Namespace, memory: str, description: str
+) -> list[MemoryItem]:
+    """Memories of ``namespace`` (exactly) no longer stored whose history still holds them.
+
+    What an erase of a memory forgotten earlier without ``erase`` (or expired, or cleaned up)
+    must reach: a key named ``memory`` itself, or one whose history holds a text that states
+    ``description`` (:func:`memvault.statements.states`). Every history entry of the namespace
+    is read.
+
+    Args:
+        store: The store.
+        namespace: Where to look.
+        memory: What the request to forget named: a key, or a description.
+        description: Its description (:func:`memvault.statements.description_of`).
+
+    Returns:
+        Per such key with no live item, the last version its history holds, as an item
+        (times of that history entry).
+    """
+    found: dict[str, MemoryItem] = {}
+    for entry in store.backend.history_under(namespace):
+        if entry.namespace != namespace:
+            continue
+        for value in (entry.before, entry.after):
+            if value is None or not isinstance(text := value.get("text"), str):
+                continue
+            if entry.key == memory or states(description, text):
+                found[entry.key] = MemoryItem.model_construct(
+                    namespace=namespace,
+                    key=entry.key,
+                    value=value,
+                    created_at=entry.at,
+                    updated_at=entry.at,
+                    expires_at=None,
+                    valid_from=entry.at,
+                    valid_to=None,
+                    score=None,
+                    score_type=None,
+                )
+    return [item for key, item in found.items() if store.get(namespace, key) is None]
+
+
 def _histories_quoting(
     store: MemoryStore, namespace: Namespace, forgotten: Sequence[str]
 ) -> list[str]:

@@ -149,6 +149,11 @@ def validate_moment(value: Any, field: str, *, optional: bool = False) -> float 
             value = aware.timestamp()
         except (OverflowError, ValueError) as error:  # pragma: no cover - platform limits
             raise InvalidArgumentError(f"{field} {value!r} is out of range: {error}") from None
+    if isinstance(value, str):
+        raise InvalidArgumentError(
+            f"{field} must be Unix seconds or a datetime, got the string {shown(value)}; "
+            "parse it first, e.g. datetime.fromisoformat(...)"
+        )
     return validate_time(value, field, optional=optional)
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
 from memvault.errors import InvalidArgumentError, InvalidValueError, shown
-from memvault.forgetting import unquote_neighbours
+from memvault.forgetting import gone_stating, unquote_neighbours
 from memvault.items import MAX_TEXT_CHARS, MemoryItem
 from memvault.model import Namespace
 from memvault.statements import description_of, memory_key, near_duplicate, states
@@ -244,6 +244,12 @@ class ScopedStore:
         for namespace, key in removed:
             self.store.delete(namespace, key, source=source, erase=erase)
         texts = [item.text for item in removed.values()]
+        if erase:  # also what was forgotten before, or expired, and lives on in the history
+            gone = gone_stating(self.store, self.namespace, memory, description_of(memory))
+            for item in gone:
+                self.store.delete(self.namespace, item.key, source=source, erase=True)
+                removed.setdefault((item.namespace, item.key), item)
+                texts.append(item.text)
         if found is None and removed:  # what the request to forget named is gone too
             texts.append(description_of(memory))
         for namespace in dict.fromkeys(namespace for namespace, _ in removed):
