@@ -871,6 +871,120 @@ def cleanup(
         _print_items(doomed, as_json=False)
 
 
+def _ids(pairs: list[str]) -> dict[str, str]:
+    """Read ``--id NAME=VALUE`` options into the ids of a namespace template."""
+    ids = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name or not value:
+            raise typer.BadParameter(
+                f"must be NAME=VALUE, e.g. --id project=atlas, got {pair!r}", param_hint="'--id'"
+            )
+        ids[name] = value
+    return ids
+
+
+def _mcp_settings(config: Path | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The memory settings and ids of ``mcp --config FILE``: a MemoryConfig dict plus ``ids``."""
+    if config is None:
+        return {}, {}
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidArgumentError(f"--config {config} cannot be read: {error.strerror}") from None
+    except (ValueError, RecursionError) as error:
+        raise InvalidArgumentError(f"--config {config} is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise InvalidArgumentError(
+            f"--config {config} must hold a JSON object of memory settings, such as "
+            '{"namespace": ["users", "{user_id}"], "ids": {"user_id": "alice"}}'
+        )
+    ids = data.pop("ids", {})
+    if not isinstance(ids, dict):
+        raise InvalidArgumentError(
+            f'--config {config}: "ids" must be an object such as {{"user_id": "alice"}}'
+        )
+    return data, ids
+
+
+@app.command()
+def mcp(
+    ctx: typer.Context,
+    user: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--user", help="The user whose memories the server holds (user_id)."),
+    ] = None,
+    ids: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--id",
+            metavar="NAME=VALUE",
+            help="Another id of the namespace template, e.g. --id project=atlas (repeatable).",
+        ),
+    ] = None,
+    config: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            help="JSON file of memory settings (path, embedder, namespace template, k, ...) "
+            'and "ids", e.g. {"namespace": ["teams", "{team}", "{user_id}"], '
+            '"ids": {"team": "atlas"}}; options given here win.',
+        ),
+    ] = None,
+    transport: Annotated[
+        str,
+        typer.Option(help="stdio (a desktop client starts the server) or http (streamable HTTP)."),
+    ] = "stdio",
+    host: Annotated[
+        str, typer.Option(help="With --transport http: the address to bind.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="With --transport http: the port.")
+    ] = 8765,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Let --host be an address other machines reach (the server has no "
+            "authentication).",
+        ),
+    ] = False,
+    path: StorePath = None,
+) -> None:
+    """Serve one user's memories to MCP clients (Claude Desktop, Claude Code, Cursor...).
+
+    The tools remember, recall, forget, list_memories and history reach only the namespace
+    of the template (default users/{user_id}) filled with --user and --id (or the config
+    file's ids); no tool takes a user or namespace. Needs pip install 'memvault[mcp]'. With
+    --transport http the server listens at http://HOST:PORT/mcp, on 127.0.0.1 unless
+    --allow-remote.
+    """
+    from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
+
+    require_sdk()
+    if transport not in TRANSPORTS:
+        raise typer.BadParameter(
+            f"must be one of {', '.join(TRANSPORTS)}, got {transport!r}",
+            param_hint="'--transport'",
+        )
+    if transport == "http":
+        check_host(host, allow_remote)
+    settings, config_ids = _mcp_settings(config)
+    run_ids = {**config_ids, **_ids(ids or []), **({"user_id": user} if user else {})}
+    from memvault.agent import AgentMemory
+    from memvault.config import MemoryConfig
+
+    memory_config = MemoryConfig.parse(settings)
+    store = _postgres(ctx, path if _run(ctx).path_given else None, embedder=memory_config.embedder)
+    if store is None and not _run(ctx).path_given and memory_config.path:
+        store = _kept(ctx, memory_config.open_store())
+    if store is None:
+        from memvault.store import MemoryStore
+
+        store = _kept(ctx, MemoryStore(path, embedder=memory_config.embedder))
+    scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
+    serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
+
+
 def main() -> None:
     """Run the CLI (``memvault``); errors are one ``error:`` line, exit status 2 or 1."""
     app()
