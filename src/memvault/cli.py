@@ -48,6 +48,7 @@ from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
 if TYPE_CHECKING:
+    from memvault.config import MemoryConfig
     from memvault.items import MemoryItem
     from memvault.store import MemoryStore
 
@@ -907,6 +908,22 @@ def _mcp_settings(config: Path | None) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, ids
 
 
+def _mcp_store(ctx: typer.Context, path: Path | None, settings: MemoryConfig) -> MemoryStore:
+    """The store ``mcp`` serves: --path, else --dsn, else the config's path, else the default.
+
+    ``$MEMVAULT_DSN`` counts as --dsn; ``$MEMVAULT_PATH`` comes after the config's path.
+    """
+    given = _run(ctx).path_given
+    on_postgres = _postgres(ctx, path if given else None, embedder=settings.embedder)
+    if on_postgres is not None:
+        return on_postgres
+    if not given and settings.path:
+        return _kept(ctx, settings.open_store())
+    from memvault.store import MemoryStore
+
+    return _kept(ctx, MemoryStore(path, embedder=settings.embedder))
+
+
 @app.command()
 def mcp(
     ctx: typer.Context,
@@ -954,9 +971,10 @@ def mcp(
 
     The tools remember, recall, forget, list_memories and history reach only the namespace
     of the template (default users/{user_id}) filled with --user and --id (or the config
-    file's ids); no tool takes a user or namespace. Needs pip install 'memvault[mcp]'. With
-    --transport http the server listens at http://HOST:PORT/mcp, on 127.0.0.1 unless
-    --allow-remote.
+    file's ids); no tool takes a user or namespace. The store is --path's, else --dsn's, else
+    the config file's path, else $MEMVAULT_PATH or the default folder. Needs pip install
+    'memvault[mcp]'. With --transport http the server listens at http://HOST:PORT/mcp, on
+    127.0.0.1 unless --allow-remote.
     """
     from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
 
@@ -972,15 +990,11 @@ def mcp(
     run_ids = {**config_ids, **_ids(ids or []), **({"user_id": user} if user else {})}
     from memvault.agent import AgentMemory
     from memvault.config import MemoryConfig
+    from memvault.namespace import resolve_namespace
 
     memory_config = MemoryConfig.parse(settings)
-    store = _postgres(ctx, path if _run(ctx).path_given else None, embedder=memory_config.embedder)
-    if store is None and not _run(ctx).path_given and memory_config.path:
-        store = _kept(ctx, memory_config.open_store())
-    if store is None:
-        from memvault.store import MemoryStore
-
-        store = _kept(ctx, MemoryStore(path, embedder=memory_config.embedder))
+    resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
 
