@@ -165,7 +165,7 @@ def _misplaced(ctx: Any, option: str | None) -> tuple[str, str] | None:
     names = [name for name, c in commands.items() if any(option in p.opts for p in c.params)]
     if not names:
         return None
-    if len(names) == len(commands):
+    if len(names) > len(commands) / 2:  # most commands take it: naming them all is noise
         return f"{option} goes after the command: 'memvault COMMAND {option} ...'", (
             "see 'memvault COMMAND -h'"
         )
