@@ -978,7 +978,6 @@ def mcp(
     """
     from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
 
-    require_sdk()
     if transport not in TRANSPORTS:
         raise typer.BadParameter(
             f"must be one of {', '.join(TRANSPORTS)}, got {transport!r}",
@@ -994,6 +993,7 @@ def mcp(
 
     memory_config = MemoryConfig.parse(settings)
     resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    require_sdk()
     store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)

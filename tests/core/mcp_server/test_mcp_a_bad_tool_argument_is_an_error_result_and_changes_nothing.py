@@ -3,10 +3,12 @@ no date, an unknown tool, a namespace the model chose) gets an error result nami
 wrong, and the store is left as it was."""
 
 import pytest
-from mcp import Client
 
 from memvault.mcp_server import build_server
 from tests.core.memory_fixtures import hashing_memory
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 BAD_CALLS = [
     ("remember", {"text": 42}, "text"),

@@ -3,10 +3,13 @@ headed as data, not instructions; after an erase, no text of it is shown."""
 
 import json
 
-from mcp import Client
+import pytest
 
 from memvault.mcp_server import build_server
 from tests.core.memory_fixtures import hashing_memory
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 
 def text(result):

@@ -6,10 +6,13 @@ import json
 import sys
 
 import pytest
-from mcp import Client, StdioServerParameters
 
 from memvault import MemoryStore
 from tests.core.cli import REPO
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
+StdioServerParameters = mcp.StdioServerParameters
 
 
 @pytest.mark.slow  # a CLI subprocess

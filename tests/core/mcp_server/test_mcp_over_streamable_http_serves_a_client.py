@@ -8,9 +8,11 @@ import sys
 import time
 
 import pytest
-from mcp import Client
 
 from tests.core.cli import REPO
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 
 def free_port() -> int:

@@ -4,10 +4,13 @@ namespace."""
 
 import json
 
-from mcp import Client
+import pytest
 
 from memvault.mcp_server import build_server
 from tests.core.memory_fixtures import hashing_memory
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 
 async def test_remember_then_recall():

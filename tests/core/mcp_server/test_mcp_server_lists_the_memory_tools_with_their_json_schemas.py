@@ -2,11 +2,14 @@
 core tools' own schemas (``replaces``, ``as_of``, ``erase`` among them), and no argument that
 names a user or a namespace."""
 
-from mcp import Client
+import pytest
 
 from memvault.mcp_server import build_server
 from memvault.memory_tools import MEMORY_TOOLS
 from tests.core.memory_fixtures import hashing_memory
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 
 async def test_the_tools_and_their_schemas_are_listed():

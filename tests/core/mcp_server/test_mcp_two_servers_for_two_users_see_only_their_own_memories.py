@@ -1,10 +1,13 @@
 """Two servers over one store, configured for two users, each reach only their user's
 memories: recall, list_memories, forget and history find nothing of the other's."""
 
-from mcp import Client
+import pytest
 
 from memvault.mcp_server import build_server
 from tests.core.memory_fixtures import hashing_memory
+
+mcp = pytest.importorskip("mcp", reason="needs the MCP SDK: the extra memvault[mcp]")
+Client = mcp.Client
 
 
 def text(result):
