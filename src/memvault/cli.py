@@ -2,10 +2,11 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
-takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
-for machine-readable output; ``memvault --dsn postgresql://... COMMAND`` (or ``$MEMVAULT_DSN``)
-keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`), in the
-schema ``memvault`` unless ``--schema`` (or ``$MEMVAULT_SCHEMA``) names another.
+takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and, but ``mcp``
+(a server), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
+COMMAND`` (or ``$MEMVAULT_DSN``) keeps the store in a PostgreSQL database instead
+(:class:`~memvault.PostgresBackend`), in the schema ``memvault`` unless ``--schema`` (or
+``$MEMVAULT_SCHEMA``) names another.
 
 What a store holds is printed terminal-safe: each control character of a namespace, key,
 speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), so a stored
@@ -992,6 +993,11 @@ def mcp(
     from memvault.namespace import resolve_namespace
 
     memory_config = MemoryConfig.parse(settings)
+    if memory_config.extraction or memory_config.reconciliation:
+        raise InvalidArgumentError(
+            f"--config {config}: extraction and reconciliation call a model, which 'memvault "
+            "mcp' has none of (the client's model writes the facts); leave them out"
+        )
     resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
     require_sdk()
     store = _mcp_store(ctx, path, memory_config)

@@ -1,5 +1,6 @@
-"""``memvault mcp`` without ``--user`` (or the template's other ids) refuses to start, naming
-the id to give, rather than serving some other namespace; no store is opened."""
+"""``memvault mcp`` refuses, in one line and before any store is opened, a configuration it
+cannot serve: no ``--user`` (or another id of the template), naming the id to give rather
+than serving some other namespace, or a config file asking for a model."""
 
 import json
 
@@ -25,3 +26,12 @@ def test_a_template_id_missing_from_the_config_is_refused(tmp_path):
     )
     assert result.exit_code == 1
     assert "team" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_config_asking_for_a_model_is_refused(tmp_path):
+    config = tmp_path / "memvault.json"
+    config.write_text(json.dumps({"extraction": True, "ids": {"user_id": "alice"}}))
+    result = cli("mcp", "--config", str(config), store=tmp_path / "s", check=False)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "extraction and reconciliation" in result.stderr
+    assert not (tmp_path / "s").exists()
