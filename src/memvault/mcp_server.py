@@ -31,6 +31,7 @@ from memvault.agent import MemoryScope
 from memvault.errors import InvalidArgumentError, MemvaultError, shown, validation_problem
 from memvault.memory_tools import MEMORY_TOOLS, arun_memory_tool
 from memvault.moments import day_text
+from memvault.truncation import truncated
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -95,6 +96,11 @@ def require_sdk() -> Any:
 def _history(scope: MemoryScope, arguments: dict[str, Any]) -> str:
     """``history``'s answer: the memory's changes as fenced JSON lines, or why there are none.
 
+    Each line is ``{"day": "YYYY-MM-DD", "event": ..., "before": text, "after": text}`` (a
+    side without text left out: an add's before, an erased entry's both), each text cut to
+    the memory's ``max_memory_chars``; the fence is one backtick longer than any run of
+    backticks inside, as :func:`~memvault.format_memories` fences.
+
     Raises:
         InvalidArgumentError: On arguments that break :class:`HistoryArgs`.
     """
@@ -108,13 +114,13 @@ def _history(scope: MemoryScope, arguments: dict[str, Any]) -> str:
         return (
             f"No memory has the id {args.memory!r}: give an id that recall or list_memories shows."
         )
-    lines = []
+    chars, lines = scope.memory.max_memory_chars, []
     for entry in entries:
         line: dict[str, Any] = {"day": day_text(entry.at), "event": entry.event}
         for side in ("before", "after"):
             value = getattr(entry, side)
             if isinstance(value, dict) and isinstance(value.get("text"), str):
-                line[side] = value["text"]
+                line[side] = truncated(value["text"], chars)
         lines.append(json.dumps(line, ensure_ascii=False))
     body = "\n".join(lines)
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
