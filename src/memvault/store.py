@@ -675,6 +675,11 @@ class MemoryStore:
                 ``if_updated_at`` on a backend without compare-and-set); nothing is deleted.
             ConflictError: If ``if_updated_at`` is given and the key holds no live item or
                 one of another ``updated_at``; nothing is deleted.
+            StoreBusyError: With ``erase``, if another process holds the store's vector index
+                past the lock timeout: the item and its history's text are erased already, and
+                the index is scrubbed by the next drain (a write, a close).
+            BackendError: With ``erase``, if a file of the vector index cannot be rewritten;
+                the message says what was erased already.
 
         Example:
             >>> alice = ("users", "alice")
