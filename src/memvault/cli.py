@@ -2,10 +2,11 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
-takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and ``--json``
-for machine-readable output; ``memvault --dsn postgresql://... COMMAND`` (or ``$MEMVAULT_DSN``)
-keeps the store in a PostgreSQL database instead (:class:`~memvault.PostgresBackend`), in the
-schema ``memvault`` unless ``--schema`` (or ``$MEMVAULT_SCHEMA``) names another.
+takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and, but ``mcp``
+(a server), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
+COMMAND`` (or ``$MEMVAULT_DSN``) keeps the store in a PostgreSQL database instead
+(:class:`~memvault.PostgresBackend`), in the schema ``memvault`` unless ``--schema`` (or
+``$MEMVAULT_SCHEMA``) names another.
 
 What a store holds is printed terminal-safe: each control character of a namespace, key,
 speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), so a stored
@@ -48,6 +49,7 @@ from memvault.model import SEARCH_MODES, Namespace
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
 if TYPE_CHECKING:
+    from memvault.config import MemoryConfig
     from memvault.items import MemoryItem
     from memvault.store import MemoryStore
 
@@ -164,7 +166,7 @@ def _misplaced(ctx: Any, option: str | None) -> tuple[str, str] | None:
     names = [name for name, c in commands.items() if any(option in p.opts for p in c.params)]
     if not names:
         return None
-    if len(names) == len(commands):
+    if len(names) > len(commands) / 2:  # most commands take it: naming them all is noise
         return f"{option} goes after the command: 'memvault COMMAND {option} ...'", (
             "see 'memvault COMMAND -h'"
         )
@@ -869,6 +871,138 @@ def cleanup(
     out.print(f"would delete {len(doomed)} memories (dry run: nothing deleted)", markup=False)
     if doomed:
         _print_items(doomed, as_json=False)
+
+
+def _ids(pairs: list[str]) -> dict[str, str]:
+    """Read ``--id NAME=VALUE`` options into the ids of a namespace template."""
+    ids = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name or not value:
+            raise typer.BadParameter(
+                f"must be NAME=VALUE, e.g. --id project=atlas, got {pair!r}", param_hint="'--id'"
+            )
+        ids[name] = value
+    return ids
+
+
+def _mcp_settings(config: Path | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The memory settings and ids of ``mcp --config FILE``: a MemoryConfig dict plus ``ids``."""
+    if config is None:
+        return {}, {}
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InvalidArgumentError(f"--config {config} cannot be read: {error.strerror}") from None
+    except (ValueError, RecursionError) as error:
+        raise InvalidArgumentError(f"--config {config} is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise InvalidArgumentError(
+            f"--config {config} must hold a JSON object of memory settings, such as "
+            '{"namespace": ["users", "{user_id}"], "ids": {"user_id": "alice"}}'
+        )
+    ids = data.pop("ids", {})
+    if not isinstance(ids, dict):
+        raise InvalidArgumentError(
+            f'--config {config}: "ids" must be an object such as {{"user_id": "alice"}}'
+        )
+    return data, ids
+
+
+def _mcp_store(ctx: typer.Context, path: Path | None, settings: MemoryConfig) -> MemoryStore:
+    """The store ``mcp`` serves: --path, else --dsn, else the config's path, else the default.
+
+    ``$MEMVAULT_DSN`` counts as --dsn; ``$MEMVAULT_PATH`` comes after the config's path.
+    """
+    given = _run(ctx).path_given
+    on_postgres = _postgres(ctx, path if given else None, embedder=settings.embedder)
+    if on_postgres is not None:
+        return on_postgres
+    if not given and settings.path:
+        return _kept(ctx, settings.open_store())
+    from memvault.store import MemoryStore
+
+    return _kept(ctx, MemoryStore(path, embedder=settings.embedder))
+
+
+@app.command()
+def mcp(
+    ctx: typer.Context,
+    user: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--user", help="The user whose memories the server holds (user_id)."),
+    ] = None,
+    ids: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--id",
+            metavar="NAME=VALUE",
+            help="Another id of the namespace template, e.g. --id project=atlas (repeatable).",
+        ),
+    ] = None,
+    config: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            help="JSON file of memory settings (path, embedder, namespace template, k, ...) "
+            'and "ids", e.g. {"namespace": ["teams", "{team}", "{user_id}"], '
+            '"ids": {"team": "atlas"}}; options given here win.',
+        ),
+    ] = None,
+    transport: Annotated[
+        str,
+        typer.Option(help="stdio (a desktop client starts the server) or http (streamable HTTP)."),
+    ] = "stdio",
+    host: Annotated[
+        str, typer.Option(help="With --transport http: the address to bind.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="With --transport http: the port.")
+    ] = 8765,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Let --host be an address other machines reach (the server has no "
+            "authentication).",
+        ),
+    ] = False,
+    path: StorePath = None,
+) -> None:
+    """Serve one user's memories to MCP clients (Claude Desktop, Claude Code, Cursor...).
+
+    The tools remember, recall, forget, list_memories and history reach only the namespace
+    of the template (default users/{user_id}) filled with --user and --id (or the config
+    file's ids); no tool takes a user or namespace. The store is --path's, else --dsn's, else
+    the config file's path, else $MEMVAULT_PATH or the default folder. Needs pip install
+    'memvault[mcp]'. With --transport http the server listens at http://HOST:PORT/mcp, on
+    127.0.0.1 unless --allow-remote.
+    """
+    from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
+
+    if transport not in TRANSPORTS:
+        raise typer.BadParameter(
+            f"must be one of {', '.join(TRANSPORTS)}, got {transport!r}",
+            param_hint="'--transport'",
+        )
+    if transport == "http":
+        check_host(host, allow_remote)
+    settings, config_ids = _mcp_settings(config)
+    run_ids = {**config_ids, **_ids(ids or []), **({"user_id": user} if user else {})}
+    from memvault.agent import AgentMemory
+    from memvault.config import MemoryConfig
+    from memvault.namespace import resolve_namespace
+
+    memory_config = MemoryConfig.parse(settings)
+    if memory_config.extraction or memory_config.reconciliation:
+        raise InvalidArgumentError(
+            f"--config {config}: extraction and reconciliation call a model, which 'memvault "
+            "mcp' has none of (the client's model writes the facts); leave them out"
+        )
+    resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    require_sdk()
+    store = _mcp_store(ctx, path, memory_config)
+    scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
+    serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
 
 
 def main() -> None:
