@@ -49,8 +49,11 @@ pattern family from the published attacks (the citations say where each comes fr
 What it does not catch, by design: a preference stated as a fact ("The user prefers answers
 in French.", "I like short replies") is a memory, not an instruction, and passes; an
 instruction in other words than these (a paraphrase, another language) passes too. Measured
-on a hand-labelled set (``tests/core/text/poisoning.yaml``, printed by
-``bench/poisoning.py``): see ``bench/README.md``.
+on a hand-labelled set (``tests/core/text/poisoning.yaml``, printed by ``bench/poisoning.py``):
+on the 259 chat memories and 175 attacks it was written against, 0 flagged and all held; on
+30 + 25 written after it was last changed, 0 flagged and 19 of 25 held (76 %); on the 2,760
+turns of five LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours,
+searched once each; :func:`screen` takes about 0.2 ms a memory.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ _F = re.IGNORECASE | re.MULTILINE
 
 _TARGET = (
     r"(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|commands?|context|"
-    r"messages?|orders?|guidance|constraints?|policies|policy|programming|settings)"
+    r"messages?|orders?|guidance|constraints?|policies|policy|programming|settings|"
+    r"conversations?|chats?|discussion|text|input)"
 )
 _BEFORE = (
     r"(?:previous|prior|preceding|earlier|above|foregoing|former|original|initial|old|existing|"
@@ -88,9 +92,47 @@ OVERRIDE: Final = re.compile(
     rf"|\byou\s+are\s+now\s+(?:an?|the|my|in|dan|free|unrestricted|called|named|operating|acting|playing|working\s+for|authori[sz]ed|allowed|permitted|jailbroken)\b"
     rf"|\byou\s+are\s+no\s+longer\s+(?:an?|the|bound|restricted|limited|required|an?\s+ai|a\s+language|an\s+assistant)\b"
     rf"|\bfrom\s+now\s+on,?\s+you\b"
-    rf"|\b(?:developer|god|jailbreak|dan|unrestricted|debug)\s+mode\b"
+    rf"|\b(?:from\s+(?:this|that)\s+point\s+(?:on|forward)|from\s+now\s+on|going\s+forward|"
+    rf"henceforth|hereafter|from\s+here\s+on)\b,?\s+(?:\w+\s+){{0,2}}?(?:respond|reply|answer|"
+    rf"speak|write|translate|output|talk\s+only|only\s+(?:respond|reply|answer|say|speak)|"
+    rf"every\s+(?:answer|response|reply))\b"
+    rf"|\b(?:developer|god|jailbreak|dan|unrestricted|unfiltered|debug|maintenance|admin|sudo|root|"
+    rf"test)\s+mode\b"
+    rf"|\b(?:ignore|disregard|forget|bypass|override|set\s+aside|stop\s+following|abandon|drop|"
+    rf"suspend|turn\s+off|disable|lift|remove)\s+(?:all\s+|any\s+|of\s+)*(?:your|the|its)\s+"
+    rf"(?:\w+\s+)?(?:training|guidelines|programming|restrictions|filters?|guardrails|safety"
+    rf"(?:\s+\w+)?|content\s+(?:policy|restrictions|filters?)|policies|constraints|limits|"
+    rf"directives|instructions|system\s+prompt|rules)\b"
+    rf"|\b(?:whatever|what|everything|anything)\s+you\s+(?:were|have\s+been|had\s+been|are)\s+"
+    rf"(?:told|instructed|given|programmed)\b"
+    rf"|\b(?:system|security|safety|admin)\s+override\b"
+    rf"|\b(?:safety|content\s+filters?|filters?|guardrails|restrictions)\s+(?:are\s+)?"
+    rf"(?:off|disabled|lifted|removed)\b"
+    rf"|\bthis\s+is\s+your\s+(?:developer|creator|admin(?:istrator)?|owner|operator|maker|"
+    rf"programmer|system)\b"
+    rf"|\b(?:print|reveal|show|list|output|repeat|leak|dump|display|disclose|share)\s+"
+    rf"(?:me\s+)?(?:all\s+)?(?:of\s+)?your\s+(?:full\s+|hidden\s+|secret\s+|original\s+|"
+    rf"internal\s+|entire\s+|complete\s+|system\s+)*(?:configuration|config|instructions|"
+    rf"guidelines|programming|prompt|rules|directives|settings|api\s+keys?|secrets?|memory|"
+    rf"memories|context)\b"
+    rf"|\b(?:do|follow|obey|execute)\s+(?:whatever|what|everything|anything)\s+(?:the\s+)?"
+    rf"(?:next|following|this|that|above|below)\s+(?:\w+\s+)?(?:says|asks|tells|requests|"
+    rf"instructs)\b"
+    rf"|\bthe\s+user\s+is\s+(?:actually\s+|really\s+|now\s+)?(?:an?\s+)?(?:admin|"
+    rf"administrator|developer|owner|root|superuser|moderator|verified|authori[sz]ed|vip)\b"
+    rf"|\bskip\s+(?:all\s+|any\s+|the\s+)?(?:permission|identity|security|safety|"
+    rf"verification|authentication|auth)\s+checks?\b"
     rf"|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)|an?\s+unrestricted|dan)\b"
-    rf"|\bpretend\s+(?:to\s+be|that\s+you|you\s+are)\b"
+    rf"|(?:^|[.!?;:,]\s+|\n\s*|\b(?:please|now|just)\s+)(?:pretend|act\s+as|role-?play\s+as|"
+    rf"behave\s+as|pose\s+as)\b"
+    rf"|\bpretend\s+(?:that\s+you|you\s+are)\b"
+    rf"|\b(?:forget|erase|wipe|ignore)\s+(?:what|everything|all|anything)\s+(?:that\s+)?you\s+"
+    rf"(?:know|remember|learned|have\s+learned)\b"
+    rf"|\b(?:update|change|modify|overwrite|reset|wipe|clear|rewrite)\s+your\s+(?:memory|memories|"
+    rf"knowledge|settings|instructions|rules|configuration|persona|behaviou?r|role)\b"
+    rf"|\byour\s+new\s+(?:role|persona|task|job|identity|name|purpose|goal)\s+is\b"
+    rf"|\b(?:system|admin|security|developer|important)\s+(?:notice|message|update|alert|note|"
+    rf"instruction|announcement)\s*[:\-\u2013\u2014]"
     rf"|\b(?:system|hidden|initial)\s+prompt\b",
     _F,
 )
@@ -112,16 +154,29 @@ _AUDIENCE = (
     r"him|her|the\s+person)"
 )
 
+_START = (
+    r"(?:^|[.!?;:,\-\u2013\u2014]\s+|\n\s*|[\"'(\[]\s*|\b(?:please|kindly|must|should|then|"
+    r"and|now|first|also|just|always)\s+)"
+)
+"""Where an imperative starts: a sentence, a clause, or after "please", "must", "then"..."""
+
 DIRECTIVE: Final = re.compile(
     # an imperative to the model at the start of a sentence
     rf"(?:^|[.!?;:]\s+|\n\s*|[\"'(]\s*)(?:important[:!]*\s+|note:\s+|please,?\s+|and\s+)?"
     rf"(?:always|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?{_MODEL_VERB}\b(?!\s+never\b)"
     rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please,?\s+)?(?:do\s+not|don't|never)\s+(?:\w+\s+){{0,2}}?"
-    rf"(?:tell|inform|reveal|disclose|mention|let|show)\s+{_AUDIENCE}\b"
+    rf"(?:tell|inform|reveal|disclose|mention|let|show|warn|alert|notify|remind)\s+{_AUDIENCE}\b"
+    rf"|\b(?:make\s+sure|ensure)\s+(?:that\s+)?{_AUDIENCE}\s+(?:never|does\s*n[o']t|do\s*n[o']t|"
+    rf"won'?t|will\s+not|can'?t|cannot)\b"
+    rf"|{_START}(?:tell|inform|assure|convince)\s+(?:anyone|everyone|everybody|whoever|people|"
+    rf"all\s+users|users)\b"
+    rf"|\b(?:admit|reveal|disclose|say|mention|tell\s+\w+|confirm)\s+(?:that\s+)?you(?:\s+are|'re)"
+    rf"\s+an?\s+(?:ai|bot|language\s+model|assistant|chatbot|machine|program)\b"
     # "you must / should ..." the way an instruction to a model is said
     rf"|\byou\s+(?:must|should|shall|have\s+to|need\s+to|are\s+(?:required|instructed|supposed|"
     rf"expected)\s+to|will)\s+(?:now\s+|always\s+|never\s+|only\s+|from\s+now\s+on\s+|"
     rf"henceforth\s+|immediately\s+|first\s+)+{_MODEL_VERB}\b"
+    rf"|\byou\s+(?:are|'re)\s+(?:obliged|obligated|required|instructed|ordered|commanded)\s+to\b"
     rf"|\byou\s+(?:must|should|shall|have\s+to|need\s+to)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:respond|reply|answer|output|recommend|tell\s+{_AUDIENCE}|refer\s+{_AUDIENCE}|"
     rf"call\s+the\s+\w+\s*(?:tool|function|api)|use\s+the\s+\w+\s+(?:tool|function|api))\b"
@@ -137,11 +192,53 @@ DIRECTIVE: Final = re.compile(
     rf"asked)\b[^.!?\n]{{0,120}}?,?\s*(?:then\s+)?(?:you\s+(?:must|should|will)\s+)?(?:always\s+)?"
     rf"(?:answer|respond|reply|say|tell\s+(?:them|him|her|the\s+user)|recommend|suggest|refer|"
     rf"redirect|direct\s+them|output|claim|insist|send|call|use\s+the|point\s+them)\b"
+    # an imperative on what the model answers: "translate every answer", "reply to all future
+    # questions", "add ... to everything you write"
+    rf"|{_START}(?:respond|reply|answer|translate|write|format|encode|end|start|begin|sign|prefix|"
+    rf"suffix|append|prepend|add|include|put|insert|print|output)\b[^.!?\n]{{0,60}}?\b(?:to|in|into|"
+    rf"of|with|on)?\s*(?:every|all|each|any|the\s+next|future|subsequent)\s+(?:of\s+)?"
+    rf"(?:your\s+|the\s+)?(?:future\s+|subsequent\s+|next\s+|user\s+|(?!my\b|our\b)\w+\s+)?"
+    rf"(?:answers?|"
+    rf"responses?|replies|reply|questions?|queries|requests?|messages?|outputs?|prompts?)\b"
+    rf"|\b(?:every|each|all|any)\s+(?:of\s+)?(?:your\s+)?(?:answers?|responses?|replies|"
+    rf"outputs?)\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will)\b"
+    rf"|\b(?:remember|make\s+sure|be\s+sure|don'?t\s+forget)\s+to\s+(?:always|never)\s+"
+    rf"{_MODEL_VERB}\b"
+    rf"|\b(?:send|forward|email|upload|post|copy|share|leak|export|sync|delete|remove|erase|cancel|"
+    rf"include|reveal|disclose|expose|publish|change|modify|read\s+out)\s+(?:all\s+(?:of\s+)?)?"
+    rf"(?:the\s+)?(?:user'?s|users'?)\s+\w+"
+    rf"|\b(?:everything|anything|whatever)\s+you\s+(?:write|say|output|answer|reply|produce|"
+    rf"respond|send|generate)\b"
+    rf"|\b(?:tell|inform|remind|warn|convince|persuade|notify|assure)\s+(?:the|this|every|each|"
+    rf"any)\s+(?:user|customer|human|caller|patient)s?\b(?=\s*(?:[.,;:!]|$|that|to|about|the|"
+    rf"their|his|her|it|nothing|everything|they|he|she|you|we|this|not|so|of|how|what|when|why))"
+    rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please\s+|kindly\s+|now\s+)?(?:answer|respond\s+to|reply\s+to)"
+    rf"\s+(?:all|every|any|each)\s+(?:(?!my\b|our\b)\w+\s+)?(?:questions?|queries|requests?|"
+    rf"messages?)\b"
+    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|next\s+time|once)\b"
+    rf"[^.!?\n]{{0,100}}?\b(?:ask|asks|asked|asking|comes?\s+up|mentions?|mentioned|brings?\s+up|"
+    rf"raises?|is\s+(?:discussed|raised|mentioned)|talks?\s+about|wants?\s+to\s+know)\b"
+    rf"[^.!?\n]{{0,60}}?[,;:]\s*(?:just\s+|then\s+|always\s+|only\s+|simply\s+|please\s+)?"
+    rf"(?:say|answer|respond|reply|claim|insist|tell|recommend|suggest|mention|refer|redirect|"
+    rf"deny|state|assert|explain\s+that|point)\b"
+    rf"|(?:{_START}|\bby\s+)(?:call|invoke|use|run|execute|trigger)(?:ing)?\s+(?:the\s+|your\s+)?"
+    rf"[\w-]+\s+(?:tool|function|command|api|endpoint|plugin)\b"
+    rf"|\b(?:using|with|via)\s+(?:the\s+|your\s+)?(?:shell|terminal|code|python|browser|email|"
+    rf"payment|bash)\s+(?:tool|function|plugin)\b"
+    rf"|\b\w+_\w+\s+(?:tool|function)\b"
+    rf"|\b(?:pay|purchase|buy|order|book|transfer)\b[^\n]{{0,80}}?\b(?:saved|stored|user'?s|"
+    rf"their|his|her)\s+(?:credit\s+|debit\s+|bank\s+)?(?:card|account|wallet|payment)"
+    rf"|\b(?:the\s+)?(?:secret|real|true|hidden)\s+(?:rule|instruction|"
+    rf"directive|command|order)\s+(?:is|says|:)"
     # the model named and told
-    rf"|\b(?:note|message|instruction|reminder|memo|attention|important)\s+(?:to|for)\s+"
+    rf"|\b(?:note|message|instruction|reminder|memo|attention|important|p\.?\s?s\.?)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+)?{_ASSISTANT}s?\b"
-    rf"|\b(?:dear|hey|hi|attention|to)\s+(?:the\s+)?{_ASSISTANT}\s*[,:!]"
-    rf"|^\s*{_ASSISTANT}\s*[,:]\s+(?:you|always|never|do|please|ignore|from)\b"
+    rf"|\b(?:dear|hey|hi|hello|attention|to)\s+(?:there\s+)?(?:the\s+)?{_ASSISTANT}\s*"
+    rf"[,:!.\-\u2013\u2014]"
+    rf"|\b(?:note|message|memo|reminder)\s+(?:for|to)\s+(?:whoever|whatever|anyone\s+who|the\s+one)"
+    rf"\s+(?:reads|sees|processes|loads)\b"
+    rf"|(?:^|[.!?;]\s+)\s*{_ASSISTANT}\s*[,:]\s+(?:\w+\s+)?(?:you|always|never|do|please|"
+    rf"ignore|disregard|forget|from|reveal|tell|say|stop|send)\b"
     rf"|\b(?:message|request)\s+from\s+me,?\s+[^.\n]{{0,60}}\bto\s+you\b"
     rf"|\bbefore\s+you\s+(?:can\s+)?(?:solve|do|complete|answer|finish|continue|proceed\s+with)"
     rf"\s+(?:the|this|my|your|any)\s+(?:task|request|question)"
@@ -165,6 +262,7 @@ DIRECTIVE: Final = re.compile(
 MARKUP: Final = re.compile(
     r"<\|[a-z_]{2,30}\|>"  # ChatML and other special tokens: <|im_start|>, <|system|>, <|eot_id|>
     r"|\[/?INST\]|<</?SYS>>|</?s>(?=\s|$)"  # Llama 2
+    r"|\[/?(?:system|sys|admin|developer|assistant|instructions?)\]"
     r"|^\s*#{2,}\s*(?:instruction|system|response|assistant|human|user)\b\s*:?"  # Alpaca
     r"|^\s*(?:system|assistant|developer|tool)\s*:"  # a role line
     r"|^\s*(?:human|user)\s*:\s*[^\n]*\n\s*(?:assistant|ai)\s*:"  # a forged exchange
