@@ -84,8 +84,8 @@ _BEFORE = (
 
 OVERRIDE: Final = re.compile(
     rf"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|discard|abandon|neglect)\s+"
-    rf"(?:(?:all|any|every|each|of|the|your|my|these|those|what|everything|that)\s+)*"
-    rf"(?:{_BEFORE}\s+)+(?:\w+\s+)?{_TARGET}\b"
+    rf"(?:(?:all|any|every|each|of|the|your|my|these|those|what|everything|that)\s+){{0,4}}"
+    rf"(?:{_BEFORE}\s+){{1,3}}(?:\w+\s+)?{_TARGET}\b"
     rf"|\bignore\s+(?:everything|all)\s+(?:above|before|else|you\s+(?:were|have\s+been)\s+told)"
     rf"|\bnew\s+(?:system\s+)?(?:instructions?|rules|directives?|task)\s*:"
     rf"|\b(?:updated|revised|real|true|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:"
