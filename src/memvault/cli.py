@@ -379,8 +379,13 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
     return data
 
 
-def _print_items(items: list[MemoryItem], as_json: bool) -> None:
-    """Print memories, one line each ending with when it holds (``(since 2023-06-02)``)."""
+def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = False) -> None:
+    """Print memories, one line each ending with when it holds (``(since 2023-06-02)``).
+
+    With ``why_held``, each line is followed by one saying why the firewall holds the memory
+    (``   held: override: 'Ignore all previous instructions'``).
+    """
+    from memvault.firewall import held
     from memvault.moments import validity_text
 
     if as_json:
@@ -395,6 +400,8 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         said = f"{speaker}: " if isinstance(speaker, str) else ""
         when = validity_text(item.valid_from, item.valid_to)
         out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text} ({when})"), markup=False)
+        if why_held:
+            out.print(_shown(f"    held: {held(item.value)}"), markup=False)
 
 
 def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
@@ -595,6 +602,14 @@ def list_items(
     limit: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="How many memories.")] = 20,
     offset: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help="How many to skip.")] = 0,
     as_of: AsOf = None,
+    quarantined: Annotated[
+        bool,
+        typer.Option(
+            "--quarantined",
+            help="Only the memories held from prompts because they read as instructions to "
+            "the model, each with why (for review).",
+        ),
+    ] = False,
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
@@ -602,9 +617,41 @@ def list_items(
 
     Lists the namespace and everything below it: what holds now, or with --as-of what held
     then; each line ends with when the memory holds.
+
+    With --quarantined, only the memories the poisoning firewall holds (memvault.firewall:
+    marked "quarantined" by the agent layer, or reading as an instruction now), each followed
+    by the reason; agents never recall them into a prompt unless opted in.
     """
-    items = _existing(ctx, path).search(_prefix(namespace), limit=limit, offset=offset, as_of=as_of)
-    _print_items(items, as_json)
+    store, prefix = _existing(ctx, path), _prefix(namespace)
+    if not quarantined:
+        _print_items(store.search(prefix, limit=limit, offset=offset, as_of=as_of), as_json)
+        return
+    _print_items(_held(store, prefix, limit, offset, as_of), as_json, why_held=True)
+
+
+HELD_PAGE = 1000
+"""How many memories ``list --quarantined`` reads at a time."""
+
+
+def _held(
+    store: MemoryStore, prefix: Namespace, limit: int, offset: int, as_of: float | None
+) -> list[MemoryItem]:
+    """The memories under ``prefix`` that :func:`memvault.firewall.held` holds.
+
+    In the order of ``list`` (most recently updated first), ``offset`` of them skipped, at
+    most ``limit``.
+    """
+    from memvault.firewall import held
+
+    found: list[MemoryItem] = []
+    start = 0
+    while len(found) < offset + limit:
+        page = store.search(prefix, limit=HELD_PAGE, offset=start, as_of=as_of)
+        found += [item for item in page if held(item.value) is not None]
+        if len(page) < HELD_PAGE:
+            break
+        start += HELD_PAGE
+    return found[offset : offset + limit]
 
 
 @app.command()

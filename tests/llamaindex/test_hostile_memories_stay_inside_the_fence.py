@@ -3,7 +3,10 @@
 LlamaIndex wraps a block as ``<memory><memvault>...</memvault></memory>``, and the context
 chat engines format the whole prompt as a template after the block is in it, filling
 ``{context_str}`` with retrieved documents. Each test sends hostile memories through a real
-engine and reads the prompt the model received.
+engine and reads the prompt the model received. The memories read as instructions, so the
+firewall holds them (see
+``test_a_hostile_memory_reaches_a_function_agent_only_when_opted_in.py``);
+these opt in (``inject_quarantined=True``) to show the fence holds what is injected.
 """
 
 import json
@@ -56,17 +59,22 @@ def _assert_fenced(prompt):
     assert "reveal every user's memories" not in prompt.split("</memvault>")[1]
 
 
-def _simple(store, llm):
-    return SimpleChatEngine.from_defaults(
-        llm=llm, memory=memvault_memory(store, user_id="alice", session_id="now")
+def _opted_in(store):
+    """The memory of the run, injecting the held memories (the fence is what is tested)."""
+    return memvault_memory(
+        AgentMemory(store, inject_quarantined=True), user_id="alice", session_id="now"
     )
+
+
+def _simple(store, llm):
+    return SimpleChatEngine.from_defaults(llm=llm, memory=_opted_in(store))
 
 
 def _condense_plus_context(store, llm):
     return CondensePlusContextChatEngine.from_defaults(
         retriever=MemvaultRetriever(store, namespace=("docs",)),
         llm=llm,
-        memory=memvault_memory(store, user_id="alice", session_id="now"),
+        memory=_opted_in(store),
     )
 
 
@@ -74,7 +82,7 @@ def _context(store, llm):
     return ContextChatEngine.from_defaults(
         retriever=MemvaultRetriever(store, namespace=("docs",)),
         llm=llm,
-        memory=memvault_memory(store, user_id="alice", session_id="now"),
+        memory=_opted_in(store),
     )
 
 
@@ -98,7 +106,7 @@ async def test_a_function_agent_sends_hostile_memories_fenced(store, scripted_ag
     llm = scripted_agent_llm()
     agent = FunctionAgent(tools=[], llm=llm, system_prompt="You are a helpful assistant.")
 
-    await agent.run(QUESTION, memory=memvault_memory(store, user_id="alice", session_id="now"))
+    await agent.run(QUESTION, memory=_opted_in(store))
 
     (seen,) = llm.seen
     _assert_fenced(seen)

@@ -31,13 +31,17 @@ is missing) into a :class:`MemoryScope`, which every operation goes through:
 - :meth:`MemoryScope.forget` removes a memory by key or by description ("that I am learning
   Portuguese"), together with its sources and every memory in scope that states the same;
   with ``erase=True`` the text goes from the history too.
+- A memory that reads as an instruction to the model (:mod:`memvault.firewall`) is held:
+  written with ``"quarantined"`` (the reason), searchable, never recalled into a prompt nor
+  shown to a reconciler unless ``AgentMemory(..., inject_quarantined=True)``.
 - :meth:`AgentMemory.render` is the one rendering of memories (:func:`format_memories`) for
   prompts and tool results, always under a header saying they are data, not instructions.
 
 Every memory this layer writes has the value shape ``{"text": str, "kind": "fact" | "turn",
 "mentions": int, "sessions": [str], "session_id": str, "sources": [key], "role": "user",
-"context": str, "supersedes": key, "superseded_by": key, ...}`` (``session_id``, ``sources``,
-``role``, ``context`` and the supersede links only where known) under the key
+"context": str, "supersedes": key, "superseded_by": key, "quarantined": str, ...}``
+(``session_id``, ``sources``, ``role``, ``context``, the supersede links and ``quarantined``
+only where known) under the key
 :func:`~memvault.statements.memory_key` of its text (``<key>-2``... where that key holds
 another memory, or one that no longer holds).
 

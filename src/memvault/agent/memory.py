@@ -77,6 +77,11 @@ class AgentMemory:
             (:mod:`memvault.background`: bounded, drained at exit; a failure is logged and
             counted, and the user's statements are stored instead). Wait for it with
             :meth:`flush`; counts in :attr:`ingestion`. ``False`` (default): in the caller.
+        inject_quarantined: ``False`` (default): a memory that reads as an instruction to the
+            model (:mod:`memvault.firewall`; stored with ``"quarantined"``, the reason) is
+            never recalled into a prompt, a memory block or a tool result, nor shown to the
+            reconciler's model; it stays stored and searchable (``store.search``, ``memvault
+            list --quarantined``). ``True``: recalled like any memory (a reviewer's choice).
 
     Attributes:
         session_tails: The last turns of each session saved through this memory
@@ -87,9 +92,9 @@ class AgentMemory:
         InvalidArgumentError: If ``store`` is not a MemoryStore, ``k``, ``ttl`` (see
             :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
             ``extractor`` is not an Extractor or ``reconciler`` not a Reconciler, ``header``
-            is not a UTF-8 str, ``name`` is not an identifier, ``background`` is not a
-            bool, or a budget (``max_memory_chars``, ``max_block_chars``) is not an int from
-            100 to 1,000,000.
+            is not a UTF-8 str, ``name`` is not an identifier, ``background`` or
+            ``inject_quarantined`` is not a bool, or a budget (``max_memory_chars``,
+            ``max_block_chars``) is not an int from 100 to 1,000,000.
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -116,6 +121,7 @@ class AgentMemory:
         ttl: Any = NOT_GIVEN,
         name: str = "memvault",
         background: bool = False,
+        inject_quarantined: bool = False,
     ) -> None:
         check_options(
             store=store,
@@ -125,6 +131,7 @@ class AgentMemory:
             name=name,
             header=header,
             background=background,
+            inject_quarantined=inject_quarantined,
         )
         if ttl is not NOT_GIVEN:
             validate_ttl(ttl)
@@ -142,6 +149,7 @@ class AgentMemory:
         self.ttl = ttl
         self.name = name
         self.background = background
+        self.inject_quarantined = inject_quarantined
         self.session_tails = SessionTails.for_store(store)
         self._worker = BackgroundWorker(name) if background else None
 
@@ -157,7 +165,7 @@ class AgentMemory:
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
                 ``header``, ``max_memory_chars``, ``max_block_chars``, ``extractor``,
-                ``reconciler``, ``ttl``, ``name``, ``background``);
+                ``reconciler``, ``ttl``, ``name``, ``background``, ``inject_quarantined``);
                 those equal to
                 :data:`~memvault.arguments.NOT_GIVEN` are left out, so the defaults apply.
 
@@ -384,7 +392,12 @@ class MemoryScope:
         self.namespace = namespace
         self.session_id = session_id
         self._scoped = ScopedStore(
-            memory.store, namespace, session_id, memory.ttl, memory.similarity_threshold
+            memory.store,
+            namespace,
+            session_id,
+            memory.ttl,
+            memory.similarity_threshold,
+            memory.inject_quarantined,
         )
 
     @property
@@ -694,6 +707,8 @@ class MemoryScope:
         memory does not exclude it), puts every memory that holds no statement (a stored
         question, request or pleasantry) after those that do, and never a closed memory
         before the one that superseded it (:func:`~memvault.agent.recall.current_first`).
+        A memory that reads as an instruction to the model (:func:`memvault.firewall.held`)
+        is left out unless ``AgentMemory(..., inject_quarantined=True)``.
 
         What holds now is recalled: a memory closed by a supersede (a reconciler's UPDATE or
         DELETE, :meth:`supersede`) is left out. ``as_of`` recalls what held at that time; a
@@ -724,6 +739,7 @@ class MemoryScope:
             filter=self.memory.filter,
             exclude=exclude,
             as_of=as_of,
+            inject_quarantined=self.memory.inject_quarantined,
         )
 
     def context(self, query: str | None, *, exclude: Iterable[str] = (), as_of: Any = None) -> str:
@@ -775,6 +791,7 @@ def memory_context(
     filter: Filter | None = None,
     header: str = DEFAULT_MEMORY_HEADER,
     as_of: Any = None,
+    inject_quarantined: bool = False,
 ) -> str:
     """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
 
@@ -793,16 +810,26 @@ def memory_context(
         header: Text before the fence.
         as_of: Recall what held at this time (Unix seconds or a ``datetime``); default now
             (see :meth:`MemoryScope.recall`).
+        inject_quarantined: Also recall memories that read as instructions to the model
+            (:mod:`memvault.firewall`); default ``False``: they are left out.
 
     Returns:
         The fenced block, or ``""`` when the query is blank or nothing matched.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a store, ``query`` is not a UTF-8 str or
-            None, ``k`` is out of range, ``header`` is not a str or ``as_of`` not a time.
+            None, ``k`` is out of range, ``header`` is not a str, ``as_of`` not a time or
+            ``inject_quarantined`` not a bool.
         InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
     """
-    memory = AgentMemory(store, namespace, k=k, filter=filter, header=header)
+    memory = AgentMemory(
+        store,
+        namespace,
+        k=k,
+        filter=filter,
+        header=header,
+        inject_quarantined=inject_quarantined,
+    )
     return memory.scope().context(query, as_of=as_of)
 
 

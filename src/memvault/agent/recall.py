@@ -6,6 +6,13 @@ repeats a text already in the conversation, memories holding a statement before 
 question, request or pleasantry, and never a closed memory above the memory that superseded
 it (:func:`current_first`).
 
+Held back: a memory that reads as an instruction to the model
+(:func:`memvault.firewall.held`: marked ``"quarantined"`` when the agent layer wrote it, or
+screened now when written otherwise) is never recalled, so no prompt, memory block or recall
+tool result carries it, unless the caller opts in (``inject_quarantined=True``). It stays in
+the store: :meth:`MemoryStore.search <memvault.MemoryStore.search>` finds it, ``memvault list
+--quarantined`` lists it for review.
+
 What holds when: by default the search returns what holds now (a memory closed by a
 supersede is left out); ``as_of`` asks what held at another time, and a query naming a past
 period ("where did I live in April 2023?") brings back what held then beside what holds now
@@ -21,6 +28,7 @@ from typing import Any
 
 from memvault.arguments import check_query, check_texts
 from memvault.filters import Filter
+from memvault.firewall import held
 from memvault.items import MemoryItem, validate_moment
 from memvault.model import Namespace
 from memvault.statements import memorable_text, memory_key
@@ -36,6 +44,7 @@ def recall(
     filter: Filter | None,
     exclude: Iterable[str],
     as_of: Any = None,
+    inject_quarantined: bool = False,
 ) -> list[MemoryItem]:
     """Memories for a query, best first (see :meth:`memvault.MemoryScope.recall`).
 
@@ -49,6 +58,8 @@ def recall(
             in them are not recalled (a question about a memory does not exclude it).
         as_of: Recall what held at this time (Unix seconds or a ``datetime``); ``None``:
             what holds now (and then, for a query naming a past period).
+        inject_quarantined: Also recall held memories (:func:`memvault.firewall.held`);
+            default ``False``: they are left out (so fewer than ``k`` may come back).
 
     Returns:
         Up to ``k`` items.
@@ -72,6 +83,8 @@ def recall(
     statements: list[MemoryItem] = []
     chatter: list[MemoryItem] = []
     for item in pool:
+        if not inject_quarantined and held(item.value) is not None:
+            continue
         key = memory_key(item.text)
         if key in skip:
             continue

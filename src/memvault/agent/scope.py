@@ -6,6 +6,12 @@ read and write memories there under the layer's rules: :meth:`ScopedStore.rememb
 that says what a stored one says updates it), :meth:`ScopedStore.forget` (with what it was
 derived from and what states it) and :meth:`ScopedStore.candidates` (what a model is shown).
 
+A memory whose text reads as an instruction to the model (:func:`memvault.firewall.screen`)
+is written all the same, held: its value gets ``"quarantined"``, the reason, so it is stored
+and searchable but neither recalled into a prompt (:mod:`memvault.agent.recall`) nor shown
+to a reconciler's model (:meth:`ScopedStore.candidates`) unless the memory opts in
+(``AgentMemory(..., inject_quarantined=True)``).
+
 The layer never refuses a text for its length, so a user who pastes a long document never
 fails the agent's reply: a text longer than the store holds
 (:data:`~memvault.items.MAX_TEXT_CHARS`) is written cut to it (:func:`memory_text`), with a
@@ -21,6 +27,7 @@ from typing import Any, Literal
 from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
 from memvault.errors import InvalidArgumentError, InvalidValueError, shown
+from memvault.firewall import QUARANTINED, held, screen
 from memvault.forgetting import gone_stating, unquote_neighbours
 from memvault.items import MAX_TEXT_CHARS, MemoryItem
 from memvault.model import Namespace
@@ -62,6 +69,8 @@ class ScopedStore:
             :data:`~memvault.arguments.NOT_GIVEN` for the store's default.
         similarity_threshold: Cosine similarity from which a new memory overwrites its nearest
             stored one (:func:`~memvault.statements.near_duplicate`); ``None``: equal keys only.
+        inject_quarantined: Whether held memories (:func:`memvault.firewall.held`) may be
+            shown to a model (the reconciler's candidates); default ``False``.
     """
 
     store: MemoryStore
@@ -69,6 +78,7 @@ class ScopedStore:
     session_id: str | None
     ttl: Any
     similarity_threshold: float | None
+    inject_quarantined: bool = False
 
     def remember(
         self,
@@ -165,7 +175,9 @@ class ScopedStore:
 
         ``kind`` becomes ``"fact"`` if either side was one (a ``"turn"`` has ``role:
         "user"``), ``mentions`` grows by one, this session joins ``sessions`` (the last
-        :data:`MAX_SESSIONS`) and ``sources`` are united.
+        :data:`MAX_SESSIONS`) and ``sources`` are united. ``"quarantined"`` holds the
+        reason :func:`memvault.firewall.screen` gives for ``text``, and is left out when it
+        gives none.
 
         Args:
             old: The stored memory, or ``None`` for a new one.
@@ -191,6 +203,11 @@ class ScopedStore:
         merged_sources = list(dict.fromkeys([*value.get("sources", []), *sources]))
         if merged_sources:
             value["sources"] = merged_sources
+        reason = screen(text)
+        if reason is None:
+            value.pop(QUARANTINED, None)
+        else:
+            value[QUARANTINED] = reason
         return value
 
     def _near_duplicate(self, text: str) -> MemoryItem | None:
@@ -273,6 +290,9 @@ class ScopedStore:
     def candidates(self, texts: Sequence[str], wanted: int) -> list[MemoryItem]:
         """The memories of this namespace, not below it, most similar to each text, each once.
 
+        Held memories (:func:`memvault.firewall.held`) are left out unless
+        :attr:`inject_quarantined`: a model never reads them.
+
         Args:
             texts: The new facts or statements.
             wanted: How many per text (a reconciler's ``candidates``).
@@ -283,6 +303,12 @@ class ScopedStore:
         found: dict[str, MemoryItem] = {}
         for text in texts:
             pool = self.store.search(self.namespace, query=text, limit=4 * wanted)
-            for item in [i for i in pool if i.namespace == self.namespace][:wanted]:
+            mine = [
+                item
+                for item in pool
+                if item.namespace == self.namespace
+                and (self.inject_quarantined or held(item.value) is None)
+            ]
+            for item in mine[:wanted]:
                 found.setdefault(item.key, item)
         return list(found.values())

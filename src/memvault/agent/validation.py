@@ -32,6 +32,7 @@ RESERVED_FIELDS = frozenset(
         "role",
         "supersedes",
         "superseded_by",
+        "quarantined",
     }
 )
 """Value fields the layer (or :meth:`~memvault.MemoryStore.supersede`) writes itself;
@@ -47,6 +48,7 @@ def check_options(
     name: Any,
     header: Any,
     background: Any,
+    inject_quarantined: Any = False,
 ) -> None:
     """Check the options of :class:`~memvault.AgentMemory` that no core module checks.
 
@@ -58,6 +60,7 @@ def check_options(
         name: An identifier, e.g. ``"user"``.
         header: A UTF-8 str.
         background: ``True`` or ``False``.
+        inject_quarantined: ``True`` or ``False``.
 
     Raises:
         InvalidArgumentError: Naming the first option that is not what it must be.
@@ -95,6 +98,11 @@ def check_options(
     if not isinstance(background, bool):
         raise InvalidArgumentError(
             f"background must be True or False, got {type(background).__name__} {shown(background)}"
+        )
+    if not isinstance(inject_quarantined, bool):
+        raise InvalidArgumentError(
+            "inject_quarantined must be True or False, got "
+            f"{type(inject_quarantined).__name__} {shown(inject_quarantined)}"
         )
 
 

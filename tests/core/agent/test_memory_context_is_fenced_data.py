@@ -35,7 +35,7 @@ def fenced_lines(block):
 
 
 def test_block_has_header_fence_and_one_json_line_per_memory(store):
-    block = memory_context(store, "tea", namespace=NS, k=5)
+    block = memory_context(store, "tea", namespace=NS, k=5, inject_quarantined=True)
     lines, fence, end = fenced_lines(block)
     assert lines[0] == DEFAULT_MEMORY_HEADER
     assert end == len(lines) - 1  # nothing after the closing fence
@@ -73,7 +73,9 @@ def test_memories_cannot_close_a_wrapper_or_fill_a_template():
     store = MemoryStore(backend=InMemoryBackend(), embedder=HashingEmbedder(64))
     for number, text in enumerate(HOSTILE):
         store.put(NS, f"h{number}", {"text": text})
-    block = memory_context(store, "gamer tag admin line", namespace=NS, k=5)
+    block = memory_context(
+        store, "gamer tag admin line", namespace=NS, k=5, inject_quarantined=True
+    )
     for raw in ("{context_str}", "</memvault>", "<memory>", "\u2028", "\u2029", "&"):
         assert raw not in block
     assert "\\u007bcontext_str\\u007d" in block and "\\u003c/memvault\\u003e" in block
