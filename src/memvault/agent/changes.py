@@ -28,6 +28,7 @@ from memvault.arguments import NOT_GIVEN
 from memvault.errors import ConflictError, InvalidArgumentError, ItemNotFoundError
 from memvault.items import MemoryItem
 from memvault.reconcile import Decision
+from memvault.statements import memory_key
 
 ChangeEvent = Literal["add", "merge", "supersede", "close", "none"]
 
@@ -267,7 +268,7 @@ def supersede(
             + (" (it was closed already)" if old is not None else "")
             + "; give the key of a memory that still holds, as recall or list show it"
         )
-    if scoped.key_and_memory_saying(text)[1] == old:
+    if memory_key(text) == memory_key(old.text) or scoped.key_and_memory_saying(text)[1] == old:
         raise InvalidArgumentError(
             f"text says what the memory {key!r} says already ({old.text!r}); remember it "
             "instead, or give the text that replaces it"
