@@ -272,7 +272,10 @@ def _moment(value: str | None) -> float | None:
     try:
         return read_moment(value, "--as-of")
     except InvalidArgumentError as error:
-        raise typer.BadParameter(str(error).removeprefix("--as-of ")) from None
+        # the hint named: typer 0.17 adds "(env var: 'None')" to an option's own name
+        raise typer.BadParameter(
+            str(error).removeprefix("--as-of "), param_hint="'--as-of'"
+        ) from None
 
 
 AsOf = Annotated[
