@@ -33,7 +33,6 @@ import tempfile
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -45,7 +44,7 @@ from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.model import SEARCH_MODES, Namespace
+from memvault.model import SEARCH_MODES, Namespace, Provenance
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
 if TYPE_CHECKING:
@@ -385,7 +384,9 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
 def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = False) -> None:
     """Print memories, one line each ending with when it holds (``(since 2023-06-02)``).
 
-    With ``why_held``, each line is followed by one saying why the firewall holds the memory
+    A memory not written through the API carries who wrote it and in which session after
+    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). With
+    ``why_held``, each line is followed by one saying why the firewall holds the memory
     (``   held: override: 'Ignore all previous instructions'``).
     """
     from memvault.firewall import held
@@ -402,9 +403,18 @@ def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = Fal
         speaker = item.value.get("speaker")
         said = f"{speaker}: " if isinstance(speaker, str) else ""
         when = validity_text(item.valid_from, item.valid_to)
-        out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text} ({when})"), markup=False)
+        line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
+        out.print(_shown(line), markup=False)
         if why_held:
             out.print(_shown(f"    held: {held(item.value)}"), markup=False)
+
+
+def _written_by(item: MemoryItem) -> str:
+    """`` [origin · session]`` of a memory's provenance; ``""`` for ``api`` in no session."""
+    origin, session = item.provenance.origin, item.provenance.session
+    if (origin, session) == ("api", None):
+        return ""
+    return f" [{origin}]" if session is None else f" [{origin} · {session}]"
 
 
 def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
@@ -493,14 +503,15 @@ def ingest(
 ) -> None:
     """Store every turn of a conversation as a memory.
 
-    Speaker, turn id and date become metadata. Keys are '<file name>-<hash of the file's
+    Speaker, turn id and date become metadata; each turn's provenance is "assistant" for an
+    assistant message, else "user". Keys are '<file name>-<hash of the file's
     full path>:<turn id>': ingesting the same file again updates the turns that changed and
     leaves the others as they are (nothing embedded), and a file of the same name in another
     folder gets its own keys.
     """
     from rich.progress import track
 
-    from memvault.conversations import load_conversation, source_id
+    from memvault.conversations import Turn, load_conversation, source_id
     from memvault.items import validate_items
 
     target = parse_namespace_path(namespace)
@@ -509,10 +520,14 @@ def ingest(
     turns = load_conversation(file)
     validate_items([(t.key, t.value()) for t in turns])
     store = _open(ctx, path, ttl=ttl)
-    batches = []  # one put_many per run of turns said at the same time, at most BATCH long
-    for _, same_time in groupby(turns, key=lambda t: t.timestamp):
-        run = list(same_time)
-        batches += [run[start : start + BATCH] for start in range(0, len(run), BATCH)]
+    # one put_many per BATCH turns said at one time by one origin (a chat's user and
+    # assistant turns alternate: grouped, not cut into runs of one)
+    alike: dict[tuple[float | None, str], list[Turn]] = {}
+    for turn in turns:
+        alike.setdefault((turn.timestamp, turn.origin), []).append(turn)
+    batches = [
+        run[start : start + BATCH] for run in alike.values() for start in range(0, len(run), BATCH)
+    ]
     progress = track(
         batches,
         description="embedding turns",
@@ -526,6 +541,7 @@ def ingest(
             [(t.key, t.value()) for t in batch],
             timestamp=batch[0].timestamp,
             source="turn",
+            provenance=Provenance(batch[0].origin),
         )
     source = source_id(file)
     _done(
