@@ -452,7 +452,9 @@ class MemoryScope:
             kind: ``"fact"`` (a durable fact) or ``"turn"`` (a statement as the user said it).
             sources: Keys of the memories this one was derived from (provenance).
             source: Who wrote it, recorded in the history: ``"api"`` (default), ``"tool"``,
-                ``"extractor"``, ``"turn"``...
+                ``"extractor"``, ``"turn"``, ``"assistant"``...; the memory's provenance is
+                the origin it names (``"turn"``: ``"user"``; one naming none: ``"api"``) in
+                this scope's session.
 
         Returns:
             The stored item.
