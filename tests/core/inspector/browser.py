@@ -1,5 +1,6 @@
-"""Debian's Chromium driven by Playwright, for the inspector's real-browser tests and for
-``docs/screenshots.py``: one place for how the browser is found and started.
+"""Debian's Chromium driven by Playwright, and the inspector served to it, for the
+inspector's real-browser tests and for ``docs/screenshots.py``: one place for how the browser
+is found and started and how the pages are served.
 
 Playwright (the dev group) talks to the browser through the driver its wheel carries; it never
 downloads a browser here (``playwright install`` is never run): it starts ``/usr/bin/chromium``
@@ -14,6 +15,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +26,9 @@ from typing import TYPE_CHECKING
 from tests.external import unavailable
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext
+    from playwright.sync_api import BrowserContext, ViewportSize
+
+    from memvault import MemoryStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium (``apt-get install chromium``)."""
@@ -39,7 +45,7 @@ FLAGS = (
 )
 """Chromium's command-line flags: headless, and nothing fetched from the network on its own."""
 
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 """The page size in CSS pixels (the screenshots' size too)."""
 
 
@@ -84,9 +90,54 @@ def chromium(profile: Path, executable: Path = CHROMIUM) -> Iterator[BrowserCont
             executable_path=executable,
             args=list(FLAGS),
             headless=True,
-            viewport=VIEWPORT,  # type: ignore[arg-type]
+            viewport=VIEWPORT,
         )
         try:
             yield context
         finally:
             context.close()
+
+
+@contextmanager
+def inspector(store: MemoryStore, start_timeout: float = 10.0) -> Iterator[str]:
+    """Serve ``memvault ui``'s pages over ``store`` on 127.0.0.1 (a free port), in a thread.
+
+    The app is the one ``memvault ui`` serves (:func:`memvault.inspector.app.build_app`, with
+    its token, Host and Origin checks), run by uvicorn in this process so that the test can
+    hand it a store of its own (an in-memory one, a test embedder) and read the store after.
+
+    Args:
+        store: The store the pages show and change.
+        start_timeout: Seconds to wait for the server to listen.
+
+    Yields:
+        The first visit's URL, with the token (what ``memvault ui`` prints).
+
+    Raises:
+        RuntimeError: If the server has not started within ``start_timeout`` seconds.
+    """
+    import uvicorn
+
+    from memvault.inspector.app import build_app
+    from memvault.inspector.security import Secrets
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    secrets = Secrets("127.0.0.1", listener.getsockname()[1])
+    server = uvicorn.Server(
+        uvicorn.Config(build_app(store, secrets), log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + start_timeout
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError(f"the inspector did not start within {start_timeout} s")
+            time.sleep(0.02)
+        yield secrets.url
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listener.close()

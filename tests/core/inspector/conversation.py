@@ -1,10 +1,10 @@
 """One LoCoMo conversation in a store, each speaker's turns in their own namespace
 (``users/<speaker>``), for the browser test and ``docs/screenshots.py``.
 
-The turns are read as ``memvault ingest`` reads them (:func:`memvault.conversations.load_conversation`:
-text, speaker, turn id, session date, the neighbouring turns as context) and written as it
-writes them: one ``put_many`` per run of turns said at the same time, at that time, with
-source ``"turn"``.
+The turns are read as ``memvault ingest`` reads them
+(:func:`memvault.conversations.load_conversation`: text, speaker, turn id, session date, the
+neighbouring turns as context) and written as it writes them: one ``put_many`` per run of
+turns said at the same time, at that time, with source ``"turn"``.
 """
 
 from __future__ import annotations
