@@ -23,6 +23,7 @@ def hostile_store():
     store = new_store()
     store.put(ALICE, "tea", {"text": "Alice likes tea"})
     store.put(ALICE, "xss", {"text": SCRIPT, "kind": "<b>bold</b>"})
+    store.put(("users", '"><svg onload=alert(2)>'), "<i>k</i>", {"text": "marked up names"})
     return store
 
 
@@ -357,6 +358,7 @@ CASES = [
         "no memory '../../../etc/passwd'",
     ),
     ("path traversal in an export", True, "GET", "/export/..%2fusers", {}, 404, "no memories"),
+    ("the route's name encoded", True, "GET", "/%6Es/users/alice", {}, 400, "as written"),
     ("encoded NUL in a namespace", True, "GET", "/ns/users%00", {}, 400, "NUL"),
     ("encoded NUL in a key", True, "GET", "/item/users/alice/tea%00", {}, 400, "NUL"),
     ("bytes that are not UTF-8", True, "GET", "/ns/users%ff", {}, 400, "not UTF-8"),
@@ -456,6 +458,11 @@ def test_html_in_a_memory_is_shown_as_text_never_run(tmp_path):
         assert "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;" in page.text
         assert "script-src" not in page.headers["content-security-policy"]  # no script at all
         assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    home = client.get("/")
+    assert "<svg" not in home.text and "&#34;&gt;&lt;svg onload=alert(2)&gt;" in home.text
+    names = client.get("/ns/users/%22%3E%3Csvg%20onload%3Dalert(2)%3E")
+    assert names.status_code == 200
+    assert "<i>k</i>" not in names.text and "&lt;i&gt;k&lt;/i&gt;" in names.text
     assert texts(pages[1].text, "memory-text") == [SCRIPT]
     assert texts(pages[1].text, "memory-kind") == ["<b>bold</b>"]
     assert snapshot(store, tmp_path) == before
