@@ -2,11 +2,7 @@
 whatever address it is reached by, but still only with the token, and a change still only from
 its own pages at that address."""
 
-from starlette.testclient import TestClient
-
-from memvault.inspector.app import build_app
-from memvault.inspector.security import Secrets
-from tests.core.inspector_client import new_store, snapshot
+from tests.core.inspector_client import anonymous, new_store, snapshot
 
 ADDRESS = "http://192.0.2.7:8765"  # how another machine reaches it
 
@@ -14,8 +10,7 @@ ADDRESS = "http://192.0.2.7:8765"  # how another machine reaches it
 def test_any_host_with_the_token_and_its_own_origin(tmp_path):
     store = new_store()
     item = store.put(("users", "alice"), "tea", {"text": "Alice likes tea"})
-    secrets = Secrets("0.0.0.0", 8765)
-    client = TestClient(build_app(store, secrets), base_url=ADDRESS, follow_redirects=False)
+    client, secrets = anonymous(store, host="0.0.0.0", base_url=ADDRESS)
     assert client.get("/").status_code == 401
     assert client.get(f"/?token={secrets.token}").status_code == 303
     assert client.get("/ns/users/alice").status_code == 200
