@@ -33,10 +33,13 @@ def new_store() -> MemoryStore:
     )
 
 
-def anonymous(store: MemoryStore) -> tuple[TestClient, Secrets]:
-    """A client of a new inspector over ``store`` that has not opened the token URL."""
-    secrets = Secrets(HOST, PORT)
-    client = TestClient(build_app(store, secrets), base_url=ORIGIN, follow_redirects=False)
+def anonymous(
+    store: MemoryStore, host: str = HOST, base_url: str = ORIGIN
+) -> tuple[TestClient, Secrets]:
+    """A client of a new inspector over ``store`` (bound to ``host``, port 8765, reached at
+    ``base_url``) that has not opened the token URL."""
+    secrets = Secrets(host, PORT)
+    client = TestClient(build_app(store, secrets), base_url=base_url, follow_redirects=False)
     return client, secrets
 
 

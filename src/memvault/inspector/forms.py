@@ -162,9 +162,14 @@ async def read_form(request: Request, form_token: str) -> Fields:
             max_num_fields=MAX_FIELDS,
             errors="strict",
         )
-    except (UnicodeDecodeError, ValueError) as error:
+    except UnicodeDecodeError:
         raise InvalidArgumentError(
-            f"the form cannot be read ({type(error).__name__}): use the inspector's own form"
+            "the form cannot be read: it is not UTF-8; use the inspector's own form"
+        ) from None
+    except ValueError as error:  # a malformed pair, or over MAX_FIELDS fields
+        raise InvalidArgumentError(
+            f"the form cannot be read ({error}; at most {MAX_FIELDS} fields): use the "
+            "inspector's own form"
         ) from None
     fields = Fields(pairs, "form")
     if not same_secret(fields.values.get(FORM_FIELD), form_token):

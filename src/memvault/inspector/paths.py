@@ -23,10 +23,17 @@ def _raw_segments(scope: dict[str, Any] | Any, prefix: str) -> list[str]:
     """The decoded path segments after ``/<prefix>/``.
 
     Raises:
-        InvalidArgumentError: If a segment is not UTF-8 once decoded.
+        InvalidArgumentError: If the raw path does not start with ``/<prefix>/`` (its
+            letters percent-encoded), or a segment is not UTF-8 once decoded.
     """
-    raw: bytes = scope.get("raw_path") or quote(scope["path"]).encode()
-    rest = raw.split(b"?", 1)[0][len(prefix) + 2 :]
+    raw: bytes = (scope.get("raw_path") or quote(scope["path"]).encode()).split(b"?", 1)[0]
+    start = f"/{prefix}/".encode()
+    if not raw.startswith(start):  # the route's own segment percent-encoded: /%6Es/...
+        raise InvalidArgumentError(
+            f"the URL must start with {start.decode()} as written, not encoded: follow the "
+            "inspector's own links"
+        )
+    rest = raw[len(start) :]
     if rest.endswith(b"/"):
         rest = rest[:-1]
     segments = []

@@ -16,7 +16,9 @@ One rule a concern, all applied by :class:`Guard`, an ASGI middleware in front o
    header, a form field, the URL of a ``POST``) counts for nothing: ``401``. Tokens are
    compared with :func:`secrets.compare_digest`.
 4. **Origin** (CSRF): a ``POST`` must come from the inspector's own pages: its ``Origin``
-   header (or, without one, its ``Referer``) is the inspector's address, else ``403``; the
+   header (or, without one, its ``Referer``) is ``http://`` and the ``Host`` checked in 1
+   (any Host where the inspector is bound to every interface, :data:`WILDCARD_HOSTS`, which
+   only ``--allow-remote`` allows), else ``403``; the
    form token each form carries (:data:`FORM_FIELD`) is checked where the form is read
    (:func:`memvault.inspector.forms.read_form`).
 
@@ -246,19 +248,20 @@ class Guard:
                 [],
             )
         if scope["method"] not in ("GET", "HEAD"):
+            own = f"http://{host}"  # the Host checked above (any, on a wildcard address)
             origin = headers.get("origin")
             referer = headers.get("referer")
             same = (
-                origin == secret.origin
+                origin == own
                 if origin is not None
-                else referer is not None and referer.startswith(secret.origin + "/")
+                else referer is not None and referer.startswith(own + "/")
             )
             if not same:
                 return (
                     403,
                     "Cross-origin request",
-                    f"a change must come from the inspector's own pages at {secret.origin}; "
-                    f"this one came from {(origin or referer or 'an unnamed page')[:80]!r}",
+                    f"a change must come from the inspector's own pages at {own}; this one "
+                    f"came from {(origin or referer or 'an unnamed page')[:80]!r}",
                     [],
                 )
         return None
