@@ -6,7 +6,9 @@ from the raw path (ASGI's ``raw_path``), split on ``/`` before any ``%2F`` is de
 ``/`` inside a segment never splits it and ``..%2F`` is just the text ``../`` of one segment,
 looked up in the store like any other (nothing here touches a file). The store's own checks
 (:func:`memvault.namespace.validate_namespace`, :func:`~memvault.namespace.validate_key`)
-then refuse what no namespace or key may be (an empty segment, a NUL).
+then refuse what no namespace or key may be (an empty segment, a NUL). A segment that is
+exactly ``.`` or ``..`` has no URL a browser keeps as written (it resolves them, encoded or
+not): such a namespace or key is listed, and reached through the store's other tools.
 """
 
 from __future__ import annotations

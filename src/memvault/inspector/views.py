@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
-from memvault.errors import InvalidArgumentError, ItemNotFoundError
+from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
 from memvault.firewall import held
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
@@ -59,7 +59,7 @@ def form_token_of(request: Request) -> str:
 
 
 def html(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page rendered with the form token and the page's own path in its context."""
+    """A page rendered from ``template`` with the form token (for its forms) in its context."""
     body = page(template, form_token=form_token_of(request), **context)
     return HTMLResponse(body, status_code=status)
 
@@ -203,7 +203,10 @@ async def search(request: Request) -> Response:
     mode = cast(SearchMode, fields.choice("mode", SEARCH_MODES, store.default_mode))
     as_of_text = fields.text("as_of") or ""
     form = {"q": query or "", "ns": ns_text, "mode": mode, "as_of": as_of_text}
-    prefix = parse_namespace_path(ns_text) if ns_text.strip() else ()
+    try:
+        prefix = parse_namespace_path(ns_text) if ns_text.strip() else ()
+    except InvalidNamespaceError as error:
+        raise InvalidNamespaceError(f"field 'ns': {error}") from None
     as_of = read_moment(as_of_text, "as_of") if as_of_text.strip() else None
     if query is None:
         return html(request, "search.html", form=form, modes=SEARCH_MODES, searched=False)
