@@ -11,7 +11,7 @@ their own namespace (``users/caroline``, ``users/melanie``), in memory. The brow
 Chromium driven by Playwright, started and pointed at the inspector as the browser tests do
 (``tests/core/inspector/browser.py``). One memory is edited through its page first, so that
 its history shows a change. A page that answers with an error, or logs one in the browser's
-console (but for the favicon it has none of), stops the script.
+console, stops the script.
 """
 
 from __future__ import annotations
@@ -40,14 +40,6 @@ EDITED = "Caroline went to an LGBTQ support group on 7 May 2023; it was so power
 def by_id(name: str) -> str:
     """The CSS selector of the elements with ``data-testid=name``."""
     return f'[data-testid="{name}"]'
-
-
-def favicon(location: dict[str, object]) -> bool:
-    """Whether a console message (its ``location``) is about ``/favicon.ico``.
-
-    The inspector has none; Chromium asks for it on its own, and its 404 is no page's error.
-    """
-    return str(location.get("url", "")).endswith("/favicon.ico")
 
 
 def main(argv: list[str] | None = None) -> list[Path]:
@@ -79,10 +71,7 @@ def main(argv: list[str] | None = None) -> list[Path]:
         inspector(store) as url,
     ):
         page = browser.new_page()
-        page.on(
-            "console",
-            lambda m: m.type == "error" and not favicon(m.location) and problems.append(m.text),
-        )
+        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.on(
             "response",
