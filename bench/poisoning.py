@@ -10,10 +10,13 @@ least 95 %), by family, and every miss:
 
 - ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
   written against them, so their figures are not held out;
-- ``old held out`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
+- ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
   its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
-- ``new held out`` (``poisoning_held_out.yaml``): written before that revision and not looked
-  at while tuning: the figures to expect on memories the rule was not written against.
+- ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
+  after it (0.8 % flagged, 76.7 % held), then its misses read the same way before a second
+  round of changes, so no longer held out;
+- ``held out 2`` (``poisoning_held_out_2.yaml``): written before the second round and not
+  looked at while tuning: the figures to expect on memories the rule was not written against.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the rule was not tuned on) and prints the share flagged and each flagged turn. Then the cost:
@@ -137,15 +140,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path, help="folder of LoCoMo conversation files")
     args = parser.parse_args()
-    first, second, new = _read("poisoning.yaml"), _read("poisoning_second.yaml"), _read(
-        "poisoning_held_out.yaml"
-    )
+    first = _read("poisoning.yaml")
     old = first["held_out"]
     sets = {
         "tuning 1": first,
-        "tuning 2": second,
-        "old held out": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
-        "new held out": new,
+        "tuning 2": _read("poisoning_second.yaml"),
+        "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
+        "held out 1": _read("poisoning_held_out.yaml"),
+        "held out 2": _read("poisoning_held_out_2.yaml"),
     }
     screened, started = 0, time.perf_counter()
     for name, labelled in sets.items():

@@ -66,6 +66,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from memvault.errors import InvalidArgumentError, ItemNotFoundError, shown
@@ -213,7 +214,33 @@ OVERRIDE: Final = _rule(
     rf"|\byour\s+new\s+(?:role|persona|task|job|identity|name|purpose|goal)\s+is\b"
     rf"|\b(?:system|admin|security|developer|important)\s+(?:notice|message|update|alert|note|"
     rf"instruction|announcement)\s*[:\-\u2013\u2014]"
-    rf"|\b(?:system|hidden|initial)\s+prompt\b",
+    rf"|\b(?:your|the\s+assistant'?s|the\s+model'?s)\s+(?:hidden\s+|initial\s+|original\s+|secret\s+)?"
+    rf"(?:system\s+)?prompt\b|\b(?:hidden|initial|secret)\s+prompt\b"
+    rf"|\b(?:true|real|actual|new|updated|revised)\s+(?:system\s+)?prompt\s+(?:is|reads|follows|says)\b"
+    # round 2: personas, instructions declared void after the noun, other words for ignoring
+    rf"|\byou(?:\s+are|'re)\s+(?:now\s+)?(?:an?\s+)?(?:unfiltered|unrestricted|uncensored|unbound|"
+    rf"jailbroken|evil|rogue|amoral|unlimited|lawless)\b"
+    rf"|\byou(?:\s+are|'re)\s+(?:(?-i:[A-Z])[\w-]*\s+){{1,2}}now\b"
+    rf"|\b(?:an?\s+)?(?:ai|assistant|bot|model|chatbot|llm)\s+(?:that|who|which|with)\s+(?:has\s+|have\s+)?"
+    rf"(?:no\s+(?:limits|rules|restrictions|filters|content\s+polic(?:y|ies)|guidelines|ethics)|"
+    rf"broken\s+free|breaks\s+(?:any|every|all)\s+rules?|ignores\s+(?:its|all|any)\s+rules)"
+    rf"|\bnew\s+(?:persona|identity|role|character|personality)\s*(?:loaded|activated|set|"
+    rf"assigned)?\s*[:\-\u2013\u2014]"
+    rf"|\b(?:instructions|rules|guidelines|directives|prompts?|configuration|config|directions)\s+"
+    rf"(?:above|before\s+this|earlier|so\s+far|(?:you\s+(?:were|have\s+been)\s+)?given(?:\s+to\s+you)?"
+    rf"(?:\s+(?:earlier|before|previously))?)\s+(?:were|was|are|is|have\s+been)\s+(?:just\s+|only\s+|"
+    rf"all\s+|now\s+)?(?:a\s+test|fake|void|obsolete|cancell?ed|wrong|outdated|a\s+joke|not\s+real|"
+    rf"irrelevant|revoked|invalid)\b"
+    rf"|\bconsider\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:earlier\s+|previous\s+|prior\s+|above\s+|"
+    rf"existing\s+|old\s+|system\s+)?(?:instructions|rules|guidelines|directives|prompts?)\s+"
+    rf"(?:(?:as|to\s+be)\s+)?(?:cancell?ed|void|revoked|obsolete|null|invalid)"
+    rf"|\b(?:pay\s+no\s+(?:attention|heed|mind)\s+to|take\s+no\s+notice\s+of|stop\s+listening\s+to)"
+    rf"\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:\w+'?s?\s+)?(?:system\s+(?:message|prompt)|"
+    rf"instructions|guidelines|rules|developer|previous|prior|programming)"
+    rf"|\b(?:your\s+)?(?:configuration|config|settings|programming)\s+(?:has|have)\s+been\s+"
+    rf"(?:updated|changed|modified|replaced|reset)\b"
+    rf"|\b(?:safety|security|content|moderation)\s+(?:checks?|filters?|guardrails|settings|"
+    rf"measures)\s+(?:are|is|have\s+been)\s+(?:now\s+)?(?:off|disabled|lifted|removed|turned\s+off)\b",
 )
 
 _ASSISTANT = (
@@ -256,7 +283,10 @@ _AUDIENCE = (
     r"him|her|the\s+person)"
 )
 
-_THEN = r"(?:just\s+|then\s+|always\s+|only\s+|simply\s+|please\s+|also\s+|you\s+(?:must|should|will)\s+)*"
+_THEN = (
+    r"(?:just\s+|then\s+|always\s+|only\s+|simply\s+|please\s+|also\s+|"
+    r"you\s+(?:must|should|will)\s+)*"
+)
 _ACTION = (
     r"(?:say|answer|respond|reply|claim|insist|tell|recommend|suggest|mention|refer|redirect|"
     r"deny|state|assert|explain\s+that|point|reassure|describe|treat|forward|send|apply|give|"
@@ -347,6 +377,32 @@ DIRECTIVE: Final = _rule(
     rf"|\b(?:correct|right|only|true|real|official|accurate)\s+(?:answer|response|reply)\s+"
     rf"(?:to|for)\s+(?:the\s+question\b|every\b|any\b|all\b|questions?\b|['\"\u2018\u201c])"
     rf"|\bgive\s+(?:that|this)\s+(?:answer|response|reply)\b"
+    rf"|\b(?:answer|response|reply)\s+(?:to|for)\s+(?:every|any|all|each)\s+(?:\w+\s+)?"
+    rf"(?:questions?|quer(?:y|ies)|requests?)\b"
+    rf"|\bthe\s+only\s+(?:acceptable|correct|right|valid|true|allowed|permitted)\s+(?:answer|"
+    rf"response|reply|recommendation|suggestion)\b"
+    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|once)\s+you\s+(?:\w+\s+){{1,4}}?"
+    rf"(?:for|to|with)\s+(?:this|the)\s+(?:user|customer|client)\b"
+    rf"|{_START}(?:add|insert|include|put|place|slip|drop|work\s+in|begin\s+with|start\s+with|"
+    rf"end\s+with|open\s+with)\s+(?:a\s+|an\s+)?(?:short\s+|brief\s+|subtle\s+|small\s+|quick\s+)?"
+    rf"(?:plug|ad|advert|advertisement|promotion|promo|sponsored\s+\w+|shout-?out|referral\s+link|"
+    rf"sentence\s+praising)\b"
+    rf"|\b(?:in|into|to|at\s+the\s+\w+\s+of|in\s+the\s+\w+\s+of)\s+your\s+(?:next|following|"
+    rf"subsequent|future)\s+(?:answers?|replies|reply|responses?|messages?)\b"
+    rf"|\b(?:format|style|template|structure)\b[^.!?\n:]{{0,50}}:\s*(?:first\s+|always\s+)?"
+    rf"(?:begin|start|open|end|close|prefix|include|add|mention|praise|plug|recommend|a\s+"
+    rf"(?:sentence|line)\s+(?:praising|promoting|about))\b"
+    rf"|\b(?:all|every|each|any)\s+(?:future|subsequent|later)\s+(?:code|answers?|replies|"
+    rf"responses|summar(?:y|ies)|outputs?)\b"
+    rf"|\b(?:using|with|via|through)\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|plugin|integration|"
+    rf"connector|skill|extension)\b"
+    rf"|\b(?:schedule|make|send|initiate|set\s+up|authori[sz]e|approve)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
+    rf"(?:payment|transfer|wire|withdrawal)\s+of\s+(?:[$\u20ac\u00a3]\s?)?\d[\d,.]*"
+    rf"[^.!?\n]{{0,40}}?\bto\b"
+    rf"|\b(?:read|collect|gather|scrape|dump|harvest|archive)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?"
+    rf"(?:user'?s|users'?|customer'?s)\s+(?:saved\s+|stored\s+|private\s+)?(?:\w+\s+)?"
+    rf"(?:passwords?|contacts|emails?|inbox|messages|files|keys|credentials|history|data|"
+    rf"documents|photos|calendar)\b"
     rf"|\b(?:for|in)\s+(?:all\s+|every\s+|any\s+)?(?:future|subsequent|later|upcoming)\s+"
     rf"(?:queries|questions|requests|conversations|sessions|answers|lookups|tasks|chats)\b"
     rf"|{_START}(?:refer|redirect|direct|send|forward|route|point)\s+(?:every|all|each|any)\s+"
@@ -466,8 +522,11 @@ MARKUP: Final = re.compile(
     r"|^\s*#{2,}\s*(?:instruction|system|response|assistant|human|user)\b\s*:?"  # Alpaca
     r"|^\s*(?:system|assistant|developer|tool)\s*:"  # a role line
     r"|^\s*(?:human|user)\s*:\s*[^\n]*\n\s*(?:assistant|ai)\s*:"  # a forged exchange
-    r"|</?(?:system|assistant|tool_call|tool_calls|function_calls?|invoke|tool_result|"
-    r"instructions?|information|important|admin|developer|prompt)(?:\s[^>]{0,80})?>"
+    r"|</?(?:system|assistant|tool_call|tool_calls|function_calls?|invoke|tool_result|tool_use|"
+    r"tool|instructions?|information|important|admin|developer|prompt|system_prompt|"
+    r"system-prompt)(?:\s[^>]{0,80})?>"
+    r"|<!--[^>]{0,200}?\b(?:ai|assistant|model|llm|agent|bot|gpt|chatbot|claude|instructions?|"
+    r"ignore|prompt)s?\b"
     r"|\"(?:tool_calls|function_call|tool_use|role)\"\s*:",
     _F,
 )
@@ -489,9 +548,11 @@ LINK: Final = _rule(
     rf"[^.!?\n]{{0,60}}?{_URL}"
     # a person's verb (visit, open, download...) and then acting on what is there
     rf"|(?:^|[.!?;:,]\s+|\n\s*|\b(?:please|always|first|then|must|should|to|and)\s+)"
-    rf"(?:visit|open|go\s+to|access|follow|click(?:\s+on)?|read|download|see|check|use)\b"
+    rf"(?:visit|open|go\s+to|access|follow|click(?:\s+on)?|read|download|see|check|use|"
+    rf"go\s+(?:and\s+)?(?:read|check|see|look\s+at|visit|open)|head\s+(?:over\s+)?to|look\s+at)\b"
     rf"[^.!?\n]{{0,60}}?{_URL}[^.!?\n]{{0,80}}?(?:\b(?:and|then|to)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:follow|obey|apply|execute|run|comply|do\s+(?:what|as|everything)|act\s+on|enter|"
+    rf"carry\s+out|perform|complete|do\s+the|"
     rf"sign\s+in|log\s+in|claim|submit|paste|install|grant)\b|\bbefore\s+(?:answering|replying|"
     rf"responding|you\s+(?:answer|reply|respond)))"
     # an image the reply would load, and an address with the conversation to fill in
@@ -527,16 +588,22 @@ _YOU = re.compile(r"\byou\b", re.IGNORECASE)
 _CLAUSE_CHARS = 160
 """How far back a match's clause is read for who speaks (so the rule stays linear)."""
 
-_FAMILIES: Final = (("markup", MARKUP), ("override", OVERRIDE), ("directive", DIRECTIVE), ("link", LINK))
+_FAMILIES: Final = (
+    ("markup", MARKUP),
+    ("override", OVERRIDE),
+    ("directive", DIRECTIVE),
+    ("link", LINK),
+)
 _SPOKEN: Final = {"override": _REPORTED, "directive": _NARRATED, "link": _NARRATED}
 """Families whose matches do not count in the speaker's own or reported words."""
 
 _CONFUSABLES = str.maketrans(
-    "АВСЕНІЈКМОРЅТХУаесіјорѕхуԁһӏΑΒΕΗΙΚΜΝΟΡΤΥΧΖαοιρν",
-    "ABCEHIJKMOPSTXYaecijopsxydhlABEHIKMNOPTYXZaoipv",
+    "АВСЕНІЈКМОРЅТХУаесіјорѕхуԁһӏΑΒΕΗΙΚΜΝΟΡΤΥΧΖαοιρνոօսհ",
+    "ABCEHIJKMOPSTXYaecijopsxydhlABEHIKMNOPTYXZaoipvnouh",
 )
-"""Cyrillic and Greek letters drawn like Latin ones (Unicode's confusables, the common ones)."""
-_SPACED = re.compile(r"\b(?:[^\W\d_][ .\-*_]){3,}[^\W\d_]\b")
+"""Cyrillic, Greek and Armenian letters drawn like Latin ones (Unicode's confusables, the
+common ones)."""
+_SPACED = re.compile(r"\b(?:[^\W\d_][ .\-*_]){2,}[^\W\d_]\b")
 """Letters spelled one by one: "i g n o r e", "I.g.n.o.r.e", "W-h-e-n"."""
 _LEET_WORD = re.compile(r"[\w@$]+")
 _LEET = (str.maketrans("013457@$", "oieastas"), str.maketrans("013457@$", "oleastas"))
@@ -599,8 +666,9 @@ def _addressed(pattern: re.Pattern[str], text: str, spoken: re.Pattern[str] | No
     return None
 
 
-def _unleet(word: str, table: dict[int, str]) -> str:
-    """``word`` with its digits read as letters, if it mixes the two ("ign0re", "a11")."""
+def _unleet(found: re.Match[str], table: dict[int, int]) -> str:
+    """The word found with its digits read as letters, if it mixes the two ("ign0re", "a11")."""
+    word = found.group(0)
     if word.isalpha() or not any(char.isalpha() for char in word):
         return word
     return word.translate(table)
@@ -619,7 +687,7 @@ def _unmasked(text: str) -> list[str]:
     )
     views = [text]
     for leet in _LEET:
-        view = _LEET_WORD.sub(lambda word, leet=leet: _unleet(word.group(0), leet), plain)
+        view = _LEET_WORD.sub(partial(_unleet, table=leet), plain)
         if view not in views:
             views.append(view)
     return views
@@ -686,9 +754,7 @@ def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str =
     value = {name: field for name, field in item.value.items() if name != QUARANTINED}
     value[RELEASED] = _digest(item.text)
     ttl = None if item.expires_at is None else max(item.expires_at - time.time(), 1e-3)
-    store.put(
-        namespace, key, value, ttl=ttl, source=source, if_updated_at=item.updated_at
-    )
+    store.put(namespace, key, value, ttl=ttl, source=source, if_updated_at=item.updated_at)
     return reason
 
 
@@ -743,7 +809,45 @@ _ROT13_NAMED = re.compile(r"\brot-?\s?13\b", re.IGNORECASE)
 _ROT13_CHARS = 2000
 """How much of a text is read for ROT13 (its start)."""
 _COMMON = frozenset(
-    "the and you your all to of a in is are for with that this it be on not or as at by from "
-    "now me my send tell ignore previous instructions rules say answer always never user".split()
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "all",
+        "to",
+        "of",
+        "a",
+        "in",
+        "is",
+        "are",
+        "for",
+        "with",
+        "that",
+        "this",
+        "it",
+        "be",
+        "on",
+        "not",
+        "or",
+        "as",
+        "at",
+        "by",
+        "from",
+        "now",
+        "me",
+        "my",
+        "send",
+        "tell",
+        "ignore",
+        "previous",
+        "instructions",
+        "rules",
+        "say",
+        "answer",
+        "always",
+        "never",
+        "user",
+    ]
 )
 """Common English words (and an attack's): a ROT13 text has them once rotated."""
