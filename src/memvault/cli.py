@@ -673,6 +673,35 @@ def _held(
 
 
 @app.command()
+def release(
+    ctx: typer.Context,
+    key: Key,
+    namespace: NamespaceOption,
+    path: StorePath = None,
+    as_json: AsJson = False,
+) -> None:
+    """Let a memory the poisoning firewall holds be recalled again, once you reviewed it.
+
+    The memory (listed by list --quarantined) loses its "quarantined" mark and gets "released"
+    for its text as it is now (changed later, it is screened again); its history gets an
+    update by "reviewer". Exit status 1 if it is absent or not held.
+    """
+    from memvault.errors import ItemNotFoundError
+    from memvault.firewall import release as release_memory
+
+    store = _existing(ctx, path)
+    try:
+        reason = release_memory(store, parse_namespace_path(namespace), key)
+    except ItemNotFoundError:
+        raise _absent(key, namespace) from None
+    _done(
+        {"released": key, "namespace": namespace, "was_held": reason},
+        as_json,
+        f"released {_shown(key)} in {_shown(namespace)} (it was held: {_shown(reason)})",
+    )
+
+
+@app.command()
 def namespaces(
     ctx: typer.Context,
     prefix: Annotated[str, typer.Option(help="Only below this namespace.")] = "",

@@ -10,7 +10,8 @@ builds::
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
      "max_memory_chars": 2000, "max_block_chars": 12000, "similarity_threshold": null,
      "extraction": false, "reconciliation": false, "background": false,
-     "trust": ["user", "tool", "extractor", "api", "import"]}
+     "trust": ["user", "tool", "extractor", "api", "import"],
+     "inject_quarantined": false}
 """
 
 from __future__ import annotations
@@ -109,6 +110,12 @@ class MemoryConfig(BaseModel):
         default=tuple(o for o in ORIGINS if o in DEFAULT_TRUST),
         description="The origins whose memories may be recalled into a prompt: of 'user', "
         "'assistant', 'tool', 'extractor', 'api', 'import'; default all but 'assistant'.",
+    )
+    inject_quarantined: bool = Field(
+        default=False,
+        description="Also recall memories the poisoning firewall holds because they read as "
+        "instructions to the model (memvault.firewall); False: they are stored, listed by "
+        "'memvault list --quarantined' for review, and never put in a prompt.",
     )
 
     @field_validator("trust")
