@@ -4,7 +4,7 @@ Server-rendered HTML (Starlette, Jinja2, one style sheet, no script), served by 
 127.0.0.1 and reached with a random token (:mod:`memvault.inspector.security`). Every read
 and change goes through :class:`~memvault.MemoryStore`'s public API. Modules: ``app`` (routes,
 errors as pages, the server), ``views`` (pages that read), ``actions`` (edit, forget,
-erase), ``forms`` (fields checked), ``paths`` (URLs read back), ``render`` (templates),
+erase, release), ``forms`` (fields checked), ``paths`` (URLs read back), ``render`` (templates),
 ``security`` (token, Host, Origin, body size).
 
 Pages, and the ``data-testid`` of their key elements (stable: browser tests click by them):
@@ -26,20 +26,22 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
   ``memory-detail``, ``memory-text``, ``memory-kind``, ``memory-created``,
   ``memory-updated``, ``memory-expires``, ``memory-valid-from``, ``memory-valid-to``,
   ``memory-mentions``, ``memory-provenance``, ``memory-sources`` (links, ``-`` for none),
-  ``memory-source``, ``memory-quarantined``,
+  ``memory-source``, ``memory-quarantined`` (for a held one with ``release-link``),
   ``memory-value``, ``edit-form``, ``edit-text``, ``edit-submit``, ``forget-link``,
   ``erase-link``; for a key with only a history left, ``no-live-memory``; the timeline
   ``history-timeline``, ``history-entry`` (``data-event``), ``history-at``,
   ``history-event``, ``history-source``, ``history-before``, ``history-after``.
-- ``/forget/<namespace>/<key>``, ``/erase/<namespace>/<key>``: the confirmation step:
-  ``confirm-what``, ``confirm-form``, ``confirm-submit``, ``confirm-cancel``.
+- ``/forget/<namespace>/<key>``, ``/erase/<namespace>/<key>``,
+  ``/release/<namespace>/<key>``: the confirmation step: ``confirm-what``, ``confirm-form``,
+  ``confirm-submit``, ``confirm-cancel``; for a release ``confirm-held`` (why it is held).
 - ``/quarantined?ns=&page=N``: the memories the poisoning firewall holds
   (:func:`memvault.firewall.held`) under ``ns`` (empty: all), most recently updated first,
   closed ones included, 50 a page, for review: ``quarantined-summary``, ``quarantined-form``,
   ``quarantined-namespace-filter``, ``quarantined-submit``, ``quarantined-list`` (or
   ``no-quarantined``), ``quarantined-row`` (``data-namespace``, ``data-key``),
   ``quarantined-memory-link``, ``quarantined-text``, ``quarantined-namespace``,
-  ``quarantined-reason``, ``quarantined-provenance``, ``quarantined-updated``, ``pager``,
+  ``quarantined-reason``, ``quarantined-provenance``, ``quarantined-updated``,
+  ``release-link``, ``pager``,
   ``page-prev``, ``page-next``, ``page-info``.
 - ``/search?q=&ns=&mode=&as_of=``: ``search-form``, ``search-query``, ``search-namespace``,
   ``search-mode``, ``search-as-of``, ``search-submit``; with a query ``search-explained``,

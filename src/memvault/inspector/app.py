@@ -109,6 +109,8 @@ ROUTES = [
     Route("/forget/{rest:path}", actions.forget, methods=["POST"]),
     Route("/erase/{rest:path}", actions.confirm_erase, methods=["GET"]),
     Route("/erase/{rest:path}", actions.erase, methods=["POST"]),
+    Route("/release/{rest:path}", actions.confirm_release, methods=["GET"]),
+    Route("/release/{rest:path}", actions.release_held, methods=["POST"]),
 ]
 """Every page; the module docstring of :mod:`memvault.inspector` lists what each shows."""
 

@@ -40,8 +40,8 @@ def item_url(namespace: Namespace, key: str, action: str = "item") -> str:
     Args:
         namespace: The memory's namespace.
         key: Its key.
-        action: ``"item"`` (the memory and its history), ``"edit"``, ``"forget"`` or
-            ``"erase"``.
+        action: ``"item"`` (the memory and its history), ``"edit"``, ``"forget"``,
+            ``"erase"`` or ``"release"``.
     """
     return f"/{action}/{_segments((*namespace, key))}"
 
