@@ -7,7 +7,9 @@ source ``"ui"`` in the history:
 
 - **edit**: ``put`` of the value with the new text, ``if_updated_at=`` the version the page
   showed, so an edit over a change made meanwhile is a ``409`` page showing the current
-  version (:class:`~memvault.errors.ConflictError`) and writes nothing;
+  version (:class:`~memvault.errors.ConflictError`) and writes nothing; the edit keeps the
+  memory's provenance (an edited memory an assistant wrote is not made trusted by the edit:
+  ``AgentMemory(trust=...)``);
 - **forget**: ``delete`` of the version shown (its history stays);
 - **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
 - **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
@@ -75,7 +77,9 @@ async def edit(request: Request) -> Response:
     shown_at = fields.number("updated_at")
     found = await _live(request, where, key)
     value = {**found.value, "text": text.replace("\r\n", "\n")}
-    await store_of(request).aput(where, key, value, if_updated_at=shown_at, source=SOURCE)
+    await store_of(request).aput(
+        where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
+    )
     return _back(where, key)
 
 
