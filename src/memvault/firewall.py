@@ -73,8 +73,8 @@ and not looked at while tuning (``poisoning_held_out_2.yaml``), 1 of 98 chat mem
 (1.0 %) and 46 of 50 attacks held (92 %, short of the 95 % goal); on the 2,760 turns of five
 LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours, searched on the
 lower-cased text from outside words only (``screen`` is linear in the text's length):
-about 0.25 ms a memory of the sets, about 0.5 s for the slowest 32,000-character hostile text
-(figures on a loaded 2-core machine).
+about 0.2 ms a memory of the sets and 0.3 s for the slowest 32,000-character hostile text
+(the rule before this revision: 0.25 ms and 0.27 s, on the same loaded 2-core machine).
 
 A reviewer lets a held memory be recalled with :func:`release` (``memvault release``,
 :meth:`MemoryScope.release <memvault.MemoryScope.release>`).
