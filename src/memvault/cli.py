@@ -3,7 +3,7 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and, but ``mcp``
-(a server), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
+and ``ui`` (servers), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
 COMMAND`` (or ``$MEMVAULT_DSN``) keeps the store in a PostgreSQL database instead
 (:class:`~memvault.PostgresBackend`), in the schema ``memvault`` unless ``--schema`` (or
 ``$MEMVAULT_SCHEMA``) names another.
@@ -23,7 +23,6 @@ absent memory, a damaged store, any :class:`~memvault.errors.MemvaultError`) exi
 
 from __future__ import annotations
 
-import datetime
 import enum
 import importlib.metadata
 import json
@@ -758,12 +757,6 @@ def _erased(store: MemoryStore, where: Namespace, key: str, item: MemoryItem | N
     return [key]
 
 
-def _time(seconds: float) -> str:
-    """Unix seconds as ISO 8601 UTC, to the second (``2026-11-03T09:15:02Z``)."""
-    moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _text(value: dict[str, Any] | None) -> str:
     """A value as history shows it: its text, quoted, or ``-`` for none."""
     return "-" if value is None else json.dumps(value.get("text"), ensure_ascii=False)
@@ -783,13 +776,15 @@ def history(
     the text before -> after. A deleted memory's history is shown too. The memory must be in
     exactly that namespace, not below it.
     """
+    from memvault.moments import moment_text
+
     entries = _existing(ctx, path).history(parse_namespace_path(namespace), key)
     if not entries:
         _error(f"no history of {key!r} in {namespace}")
         raise typer.Exit(1)
     if as_json:
         rows = [
-            {**entry.to_json(), "namespace": namespace, "time": _time(entry.at)}
+            {**entry.to_json(), "namespace": namespace, "time": moment_text(entry.at)}
             for entry in entries
         ]
         out.print_json(json.dumps(rows, ensure_ascii=False))
@@ -797,7 +792,7 @@ def history(
     for entry in entries:
         out.print(
             _shown(
-                f"{_time(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
+                f"{moment_text(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
                 f"{_text(entry.before)} -> {_text(entry.after)}"
             ),
             markup=False,
@@ -1053,6 +1048,63 @@ def mcp(
     store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
+
+
+UI_EXPOSES = (
+    "the inspector's token would cross the network unencrypted, and anyone holding it reads, "
+    "changes and erases every memory of the store"
+)
+"""Why ``memvault ui`` refuses another host without --allow-remote."""
+
+
+@app.command()
+def ui(
+    ctx: typer.Context,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="The port; 0 picks a free one.")
+    ] = 8765,
+    host: Annotated[str, typer.Option(help="The address to bind.")] = "127.0.0.1",
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Print the URL; do not open a browser.")
+    ] = False,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Let --host be an address other machines reach (the token then crosses "
+            "the network unencrypted).",
+        ),
+    ] = False,
+    path: StorePath = None,
+) -> None:
+    """Inspect and edit a store in the browser: namespaces, memories, history, search.
+
+    Serves a local web page on 127.0.0.1 (unless --allow-remote) and prints its URL with a
+    random token, e.g. http://127.0.0.1:8765/?token=...; only a browser given that URL gets
+    in. Shows the namespaces with counts, each namespace's memories (validity, quarantined
+    ones), a memory's history; searches in each mode with why each result ranks; edits,
+    forgets and erases a memory (after a confirmation); exports a namespace as JSON Lines.
+    Runs until Ctrl-C. Needs pip install 'memvault[ui]'.
+    """
+    from memvault.mcp_server import check_host
+
+    check_host(host, allow_remote, why=UI_EXPOSES)
+    try:
+        import jinja2  # noqa: F401 - checked here, used by memvault.inspector
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        from memvault.inspector import INSTALL
+
+        raise InvalidArgumentError(f"the inspector needs its web packages: {INSTALL}") from None
+    store = _existing(ctx, path)
+    from memvault.inspector.app import serve
+
+    def announce(url: str) -> None:
+        out.print(f"memvault inspector at {url} (Ctrl-C stops it)", markup=False)
+        sys.stdout.flush()
+
+    serve(store, host=host, port=port, open_browser=not no_browser, announce=announce)
 
 
 def main() -> None:
