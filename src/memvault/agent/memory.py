@@ -764,7 +764,7 @@ class MemoryScope:
         exclude: Iterable[str],
         as_of: Any,
         origins: frozenset[Origin] | None,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """:meth:`recall` (``k`` checked) of the memories of ``origins`` only (``None``: all)."""
         return recall(
             self.store,
