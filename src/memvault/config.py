@@ -10,8 +10,8 @@ builds::
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
      "max_memory_chars": 2000, "max_block_chars": 12000, "similarity_threshold": null,
      "extraction": false, "reconciliation": false, "background": false,
-     "trust": ["user", "tool", "extractor", "api", "import"],
-     "inject_quarantined": false}
+     "inject_quarantined": false,
+     "trust": ["user", "tool", "extractor", "api", "import"]}
 """
 
 from __future__ import annotations
@@ -106,16 +106,16 @@ class MemoryConfig(BaseModel):
         default=False,
         description="Store turns on a worker thread, off the reply path (see memvault.background).",
     )
-    trust: tuple[Origin, ...] = Field(
-        default=tuple(o for o in ORIGINS if o in DEFAULT_TRUST),
-        description="The origins whose memories may be recalled into a prompt: of 'user', "
-        "'assistant', 'tool', 'extractor', 'api', 'import'; default all but 'assistant'.",
-    )
     inject_quarantined: bool = Field(
         default=False,
         description="Also recall memories the poisoning firewall holds because they read as "
         "instructions to the model (memvault.firewall); False: they are stored, listed by "
         "'memvault list --quarantined' for review, and never put in a prompt.",
+    )
+    trust: tuple[Origin, ...] = Field(
+        default=tuple(o for o in ORIGINS if o in DEFAULT_TRUST),
+        description="The origins whose memories may be recalled into a prompt: of 'user', "
+        "'assistant', 'tool', 'extractor', 'api', 'import'; default all but 'assistant'.",
     )
 
     @field_validator("trust")

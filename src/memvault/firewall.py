@@ -10,25 +10,33 @@ stores it flagged ``"quarantined"``, see :mod:`memvault.agent`).
 :func:`screen` returns the first reason a text is held, or ``None``. The reasons, each a
 pattern family from the published attacks (the citations say where each comes from):
 
-- ``"override"``: "ignore / disregard / forget (all) previous instructions", "new
-  instructions:", "you are now ...", "developer mode": the goal hijacking of Perez & Ribeiro
-  2022 ("Ignore Previous Prompt", arXiv:2211.09527), the indirect injections of Greshake et
-  al. 2023 ("Not what you've signed up for", arXiv:2302.12173) and AgentDojo's
+- ``"override"``: "ignore / disregard / forget / pay no attention to (all) previous
+  instructions" (and in Spanish, French, German, Portuguese, Italian, Russian, Chinese and
+  Japanese), instructions declared void, fake or superseded, "you are now ...", a new persona
+  or a rule-free AI, "developer mode", "reveal your system prompt", Tensor Trust's "say
+  'access granted'" (Toyer et al. 2023, arXiv:2311.01011): the goal hijacking of Perez &
+  Ribeiro 2022 ("Ignore Previous Prompt", arXiv:2211.09527), the indirect injections of
+  Greshake et al. 2023 ("Not what you've signed up for", arXiv:2302.12173) and AgentDojo's
   ``ignore_previous`` attack (Debenedetti et al. 2024, arXiv:2406.13352).
-- ``"directive"``: a sentence addressed to the assistant: "always answer / respond / recommend
-  ...", "never tell the user ...", "you must / should always ...", "in your response include
-  ...", "when the user asks about X, answer Y" (the trigger-action records of MINJA and of
-  PoisonedRAG, Zou et al. 2024, arXiv:2402.07867, and AgentPoison, Chen et al. 2024,
-  arXiv:2407.12784), the task-irrelevant instructions of BIPIA (Yi et al. 2023,
-  arXiv:2312.14197: "respond in ...", "add an advertisement ...", "reveal your system
-  prompt") and AgentDojo's ``important_instructions`` ("this is an important message from me
-  to you, the AI ... before you solve the task ...") and tool-use goals ("send / transfer /
-  forward ... to ...").
+- ``"directive"``: a sentence addressed to the assistant: "always recommend ...", "never tell
+  the user ...", "you must always ...", "in your next answer include ...", a trigger and an
+  action ("when the user asks about X, answer Y", "whenever finance comes up, recommend Z",
+  "when you book travel for this user, pick ...", "for any question about X: ..."), false
+  answers ("the answer to every question about X is ..."), "for future queries ..." (the
+  records MINJA plants, Dong et al. 2025, arXiv:2503.03704; PoisonedRAG, Zou et al. 2024,
+  arXiv:2402.07867; AgentPoison, Chen et al. 2024, arXiv:2407.12784); hiding things from the
+  user; changes to what the model writes (a language, a format, an ad, a plug: BIPIA, Yi et
+  al. 2023, arXiv:2312.14197); AgentDojo's ``important_instructions``; the tool-use goals of
+  InjecAgent (Zhan et al. 2024, arXiv:2403.02691) and AgentDojo: data sent to an address,
+  money moved, devices unlocked, access granted, purchases with the card on file. Spanish,
+  French, German, Portuguese, Italian, Chinese, Japanese and Russian triggers and "always
+  recommend" too.
 - ``"markup"``: chat-template and tool-call markup that would let a memory pose as another
   turn: ``<|im_start|>`` and other ``<|...|>`` special tokens (ChatML), ``[INST]``,
   ``<<SYS>>`` (Llama 2), ``### Instruction:``, a line starting ``system:`` /
-  ``assistant:``, ``<tool_call>`` / ``<function_calls>`` and OpenAI ``"tool_calls"`` JSON,
-  AgentDojo's ``<INFORMATION>`` wrapper.
+  ``assistant:``, ``<tool_call>`` / ``<tool_use>`` / ``<function_calls>`` and OpenAI
+  ``"tool_calls"`` JSON, AgentDojo's ``<INFORMATION>`` wrapper, an HTML comment speaking to
+  an AI.
 - ``"hidden"``: characters a reader does not see but a model reads: Unicode format
   characters (category ``Cf``: zero-width spaces and joiners, bidi overrides and isolates,
   the tag characters of "ASCII smuggling", soft hyphens), private-use characters (``Co``) and
@@ -38,22 +46,38 @@ pattern family from the published attacks (the citations say where each comes fr
   two emoji (woman, U+200D, laptop: the technologist emoji) and the tag characters of a
   subdivision flag (Scotland's) are ordinary text and pass.
 - ``"encoded"``: a base64 blob (40 or more base64 characters, mixed case with a digit, that
-  decode) carrying an instruction past word filters (Greshake et al. 2023, section on
-  encoded payloads; Wei et al. 2023, "Jailbroken", arXiv:2307.02483).
-- ``"link"``: a link the model is asked to fetch or to render (an imperative "visit / open /
-  fetch / browse / load / download ... https://..."; a markdown image with a remote
-  address, the exfiltration channel of Greshake et al. 2023 and Rehberger's "prompt injection
-  to data exfiltration" write-ups; an address with a placeholder to fill with the
-  conversation, ``?q={...}``).
+  decode), hex that decodes to text, or a text in ROT13, carrying an instruction past word
+  filters (Greshake et al. 2023, section on encoded payloads; Wei et al. 2023, "Jailbroken",
+  arXiv:2307.02483).
+- ``"link"``: a link the model is asked to fetch or render ("fetch / load / navigate to ...
+  https://...", or "visit / open / go read ... https://... and follow / do what it says"); a
+  markdown image with a remote address, the exfiltration channel of Greshake et al. 2023 and
+  Rehberger's "prompt injection to data exfiltration" write-ups; an address with a
+  placeholder to fill with the conversation (``?q={...}``) or an empty parameter to append
+  it to.
+
+Words are read as written and unmasked (full-width letters folded, Cyrillic, Greek and
+Armenian look-alikes made Latin, letters spelled apart joined, digits in words read as
+letters). An override, directive or link in the speaker's own words does not count: "I
+always answer emails before 9", "we decided to never tell anyone", "my teacher told us to
+forget the rules" (a first-person subject, or someone reported, before it in the clause, and
+no "you" there).
 
 What it does not catch, by design: a preference stated as a fact ("The user prefers answers
 in French.", "I like short replies") is a memory, not an instruction, and passes; an
-instruction in other words than these (a paraphrase, another language) passes too. Measured
-on a hand-labelled set (``tests/core/text/poisoning.yaml``, printed by ``bench/poisoning.py``):
-on the 259 chat memories and 175 attacks it was written against, 0 flagged and all held; on
-30 + 25 written after it was last changed, 0 flagged and 19 of 25 held (76 %); on the 2,760
-turns of five LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours,
-searched once each; :func:`screen` takes about 0.2 ms a memory.
+instruction in other words than these (a paraphrase, a language or an obfuscation it does not
+know) passes too. Measured by ``bench/poisoning.py`` on hand-labelled sets
+(``tests/core/text/poisoning*.yaml``): on the 505 chat memories and 323 attacks of the two
+sets it was written against, 1 flagged and 322 held; on a set written before its last change
+and not looked at while tuning (``poisoning_held_out_2.yaml``), 1 of 98 chat memories flagged
+(1.0 %) and 46 of 50 attacks held (92 %, short of the 95 % goal); on the 2,760 turns of five
+LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours, searched on the
+lower-cased text from outside words only (``screen`` is linear in the text's length):
+about 0.2 ms a memory of the sets and 0.3 s for the slowest 32,000-character hostile text
+(the rule before this revision: 0.25 ms and 0.27 s, on the same loaded 2-core machine).
+
+A reviewer lets a held memory be recalled with :func:`release` (``memvault release``,
+:meth:`MemoryScope.release <memvault.MemoryScope.release>`).
 """
 
 from __future__ import annotations
@@ -93,14 +117,15 @@ _BEFORE = (
     r"system|all|any|every|the|your|these|those|other)"
 )
 
-_OUTSIDE_WORDS = r"(?:(?<!\w)|(?!\w)|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
+_OUTSIDE_WORDS = r"(?:(?<![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[^\w\s]))"
 """Where a match may start: not inside a word (but anywhere in Chinese, Japanese or Korean,
-written without spaces). Trying a few hundred alternatives only there keeps ``screen`` fast."""
+written without spaces), or at a punctuation mark. Trying a few hundred alternatives only there,
+on lower-cased text (literals then fail at their first character), keeps ``screen`` fast."""
 
 
 def _rule(source: str) -> re.Pattern[str]:
-    """``source`` compiled case-blind, multi-line, matching from outside words only."""
-    return re.compile(f"{_OUTSIDE_WORDS}(?:{source})", _F)
+    """``source`` compiled to match lower-cased text, multi-line, from outside words only."""
+    return re.compile(f"{_OUTSIDE_WORDS}(?:{source})", re.MULTILINE)
 
 
 _IMPERATIVE = r"(?:^|[.!?;:]\s+|\n\s*|\b(?:please|now|then|just)\s+)"
@@ -220,7 +245,6 @@ OVERRIDE: Final = _rule(
     # round 2: personas, instructions declared void after the noun, other words for ignoring
     rf"|\byou(?:\s+are|'re)\s+(?:now\s+)?(?:an?\s+)?(?:unfiltered|unrestricted|uncensored|unbound|"
     rf"jailbroken|evil|rogue|amoral|unlimited|lawless)\b"
-    rf"|\byou(?:\s+are|'re)\s+(?:(?-i:[A-Z])[\w-]*\s+){{1,2}}now\b"
     rf"|\b(?:an?\s+)?(?:ai|assistant|bot|model|chatbot|llm)\s+(?:that|who|which|with)\s+(?:has\s+|have\s+)?"
     rf"(?:no\s+(?:limits|rules|restrictions|filters|content\s+polic(?:y|ies)|guidelines|ethics)|"
     rf"broken\s+free|breaks\s+(?:any|every|all)\s+rules?|ignores\s+(?:its|all|any)\s+rules)"
@@ -559,7 +583,7 @@ LINK: Final = _rule(
     rf"|\b(?:follow|obey|execute|comply\s+with|do\s+what)\b[^.!?\n]{{0,40}}?\b(?:instructions|commands|"
     rf"says|tells\s+you)\b[^.!?\n]{{0,10}}?{_URL}"
     rf"|!\[[^\]\n]{{0,100}}\]\(\s*{_URL}"
-    rf"|{_URL}[?&][^\s]*(?:\{{[^}}\s]{{0,60}}\}}|\[[A-Z_ ]{{3,40}}\]|<[A-Z_ ]{{3,40}}>|%7B)"
+    rf"|{_URL}[?&][^\s]*(?:\{{[^}}\s]{{0,60}}\}}|\[[a-z_ ]{{3,40}}\]|<[a-z_ ]{{3,40}}>|%7b)"
     rf"|https?://[^\s?#]+\?[^\s]*=(?=[\s)\"'\]]|$)",
 )
 
@@ -588,12 +612,17 @@ _YOU = re.compile(r"\byou\b", re.IGNORECASE)
 _CLAUSE_CHARS = 160
 """How far back a match's clause is read for who speaks (so the rule stays linear)."""
 
+NAMED_PERSONA: Final = re.compile(r"\b[Yy]ou(?:\s+are|'re)\s+(?:[A-Z][\w-]*\s+){1,2}now\b")
+"""A persona given by name: "You're Zorg now" (an override; read with its capitals)."""
+
 _FAMILIES: Final = (
-    ("markup", MARKUP),
-    ("override", OVERRIDE),
-    ("directive", DIRECTIVE),
-    ("link", LINK),
+    ("markup", MARKUP, False),
+    ("override", OVERRIDE, True),
+    ("override", NAMED_PERSONA, False),
+    ("directive", DIRECTIVE, True),
+    ("link", LINK, True),
 )
+"""Each family's patterns, in order, and whether they read the lower-cased text."""
 _SPOKEN: Final = {"override": _REPORTED, "directive": _NARRATED, "link": _NARRATED}
 """Families whose matches do not count in the speaker's own or reported words."""
 
@@ -635,10 +664,10 @@ def screen(text: str) -> str | None:
     hidden = _hidden(text)
     if hidden is not None:
         return f"hidden: U+{ord(hidden):04X} {unicodedata.name(hidden, 'unnamed')}"
-    views = _unmasked(text)
-    for family, pattern in _FAMILIES:
-        for view in views:
-            found = _addressed(pattern, view, _SPOKEN.get(family))
+    views = [(view, _lower(view)) for view in _unmasked(text)]
+    for family, pattern, lowered in _FAMILIES:
+        for view, lower in views:
+            found = _addressed(pattern, lower if lowered else view, view, _SPOKEN.get(family))
             if found is not None:
                 return f"{family}: {found.strip()[:80]!r}"
     blob = _encoded(text)
@@ -647,22 +676,35 @@ def screen(text: str) -> str | None:
     return None
 
 
-def _addressed(pattern: re.Pattern[str], text: str, spoken: re.Pattern[str] | None) -> str | None:
-    """The first match of ``pattern`` in ``text`` that is not in the speaker's own words.
+def _lower(text: str) -> str:
+    """``text`` lower-cased, character for character (so positions stay those of ``text``)."""
+    lower = text.lower()
+    return (
+        lower
+        if len(lower) == len(text)
+        else "".join(c if len(c.lower()) > 1 else c.lower() for c in text)
+    )
 
-    A match counts unless ``spoken`` matches its clause before it (from the sentence's start,
-    at most :data:`_CLAUSE_CHARS` back) and that clause does not speak to "you".
+
+def _addressed(
+    pattern: re.Pattern[str], searched: str, text: str, spoken: re.Pattern[str] | None
+) -> str | None:
+    """The first match of ``pattern`` in ``searched`` that is not in the speaker's own words.
+
+    ``searched`` is ``text`` or ``text`` lower-cased (the same positions). A match counts
+    unless ``spoken`` matches its clause before it in ``text`` (from the sentence's start, at
+    most :data:`_CLAUSE_CHARS` back) and that clause does not speak to "you".
     """
-    for found in pattern.finditer(text):
+    for found in pattern.finditer(searched):
         if spoken is None:
-            return found.group(0)
+            return text[found.start() : found.end()]
         start = found.start()
         while start < found.end() and not text[start].isalnum():
             start += 1
         before = text[max(0, start - _CLAUSE_CHARS) : start]
         clause = re.split(r"[.!?\n]", before)[-1]
         if not clause.strip() or _YOU.search(clause) or not spoken.search(clause):
-            return found.group(0)
+            return text[found.start() : found.end()]
     return None
 
 

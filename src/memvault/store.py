@@ -65,6 +65,7 @@ from memvault.model import (
 from memvault.namespace import validate_key, validate_namespace
 from memvault.periods import DATE_SLACK, named_periods
 from memvault.provenance import validate_provenance
+from memvault.rendering import Memories
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin
 
@@ -913,7 +914,7 @@ class MemoryStore:
         mode: SearchMode | None = None,
         as_of: Any = None,
         include_closed: bool = False,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """Find live items in a namespace and everything below it.
 
         By default only what holds now: an item closed by :meth:`supersede` (or written
@@ -948,7 +949,8 @@ class MemoryStore:
                 (what forgetting must reach); not with ``as_of``.
 
         Returns:
-            Up to ``limit`` items.
+            Up to ``limit`` items, as :class:`~memvault.rendering.Memories` (a
+            ``list[MemoryItem]`` that Jupyter shows as a table).
 
         Raises:
             InvalidNamespaceError, InvalidFilterError, InvalidArgumentError: On bad input, or
@@ -992,11 +994,11 @@ class MemoryStore:
             else Validity(min([now, *(period.start for period in named)])),
         )
         score_type: ScoreType | None = _SCORE_TYPES[mode] if asked else None
-        return [
+        return Memories(
             MemoryItem.from_record(record, score, score_type)
             for record, score in backend.search(request)
             if record.live(request.now)
-        ]
+        )
 
     def list_namespaces(
         self,

@@ -37,6 +37,7 @@ from memvault.model import Namespace, Origin
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
 from memvault.provenance import DEFAULT_TRUST, validate_trust
 from memvault.reconcile import Reconciler
+from memvault.rendering import Memories
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.truncation import check_budget
 from memvault.turn_context import SessionTails
@@ -254,8 +255,8 @@ class AgentMemory:
             ttl=settings.ttl,
             name=settings.name,
             background=settings.background,
-            trust=settings.trust,
             inject_quarantined=settings.inject_quarantined,
+            trust=settings.trust,
         )
 
     def scope(
@@ -739,7 +740,7 @@ class MemoryScope:
         *,
         exclude: Iterable[str] = (),
         as_of: Any = None,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """Memories for a query, best first, each saying one thing once.
 
         Searches the namespace (and below) in the store's default mode with the memory's
@@ -767,7 +768,8 @@ class MemoryScope:
                 means UTC); default now.
 
         Returns:
-            Up to ``k`` items.
+            Up to ``k`` items, as :class:`~memvault.rendering.Memories` (a list that Jupyter
+            shows as a table).
 
         Raises:
             InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, an
@@ -785,7 +787,7 @@ class MemoryScope:
         exclude: Iterable[str],
         as_of: Any,
         origins: frozenset[Origin] | None,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """:meth:`recall` (``k`` checked) of the memories of ``origins`` only (``None``: all)."""
         return recall(
             self.store,
@@ -818,7 +820,7 @@ class MemoryScope:
         )
         return self.memory.render(trusted)
 
-    def list(self, limit: int = 20, offset: int = 0, *, as_of: Any = None) -> list[MemoryItem]:
+    def list(self, limit: int = 20, offset: int = 0, *, as_of: Any = None) -> Memories:
         """The memories in scope that hold now (or ``as_of``), most recently updated first.
 
         Args:
@@ -827,7 +829,8 @@ class MemoryScope:
             as_of: List what held at this time (Unix seconds or a ``datetime``); default now.
 
         Returns:
-            The items.
+            The items, as :class:`~memvault.rendering.Memories` (a list that Jupyter shows
+            as a table).
 
         Raises:
             InvalidArgumentError: On a bad ``limit``, ``offset`` or ``as_of``.

@@ -35,6 +35,7 @@ from memvault.filters import Filter
 from memvault.firewall import held
 from memvault.items import MemoryItem, validate_moment
 from memvault.model import Namespace, Origin
+from memvault.rendering import Memories
 from memvault.statements import memorable_text, memory_key
 from memvault.store import MemoryStore
 
@@ -50,7 +51,7 @@ def recall(
     as_of: Any = None,
     inject_quarantined: bool = False,
     origins: frozenset[Origin] | None = None,
-) -> list[MemoryItem]:
+) -> Memories:
     """Memories for a query, best first (see :meth:`memvault.MemoryScope.recall`).
 
     Args:
@@ -69,7 +70,7 @@ def recall(
             ``None``: of every origin.
 
     Returns:
-        Up to ``k`` items.
+        Up to ``k`` items, as :class:`~memvault.rendering.Memories` (a list).
 
     Raises:
         InvalidArgumentError: If ``query`` is not a UTF-8 str or ``None``, ``exclude`` is
@@ -79,7 +80,7 @@ def recall(
     as_of = validate_moment(as_of, "as_of", optional=True)
     exclude = check_texts(exclude, "exclude", "the chat history's texts", utf8=False)
     if not (query and query.strip()):
-        return []
+        return Memories()
     skip = set()
     for text in exclude:
         skip.add(memory_key(text))
@@ -99,7 +100,7 @@ def recall(
             continue
         skip.add(key)
         (statements if memorable_text(item.text) else chatter).append(item)
-    return current_first(statements + chatter)[:k]
+    return Memories(current_first(statements + chatter)[:k])
 
 
 def current_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
