@@ -87,7 +87,6 @@ import binascii
 import codecs
 import hashlib
 import re
-import time
 import unicodedata
 from collections.abc import Mapping
 from functools import partial
@@ -767,7 +766,8 @@ def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str =
     its text, so the release holds for this text only: a memory changed since is screened
     again, and one the agent layer writes again is marked again); its history gets an
     ``"update"`` entry whose source is ``source`` (``"reviewer"``). Written only over what was
-    read (compare-and-set), keeping its expiry and validity.
+    read (compare-and-set), keeping its expiry, validity and provenance (a released
+    memory is still its writer's: the trust policy still applies to it).
 
     Args:
         store: The :class:`~memvault.MemoryStore`.
@@ -795,8 +795,16 @@ def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str =
         )
     value = {name: field for name, field in item.value.items() if name != QUARANTINED}
     value[RELEASED] = _digest(item.text)
-    ttl = None if item.expires_at is None else max(item.expires_at - time.time(), 1e-3)
-    store.put(namespace, key, value, ttl=ttl, source=source, if_updated_at=item.updated_at)
+    ttl = None if item.expires_at is None else max(item.expires_at - store.clock(), 1e-3)
+    store.put(
+        namespace,
+        key,
+        value,
+        ttl=ttl,
+        source=source,
+        if_updated_at=item.updated_at,
+        provenance=item.provenance,
+    )
     return reason
 
 
