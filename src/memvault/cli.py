@@ -644,32 +644,10 @@ def list_items(
     if not quarantined:
         _print_items(store.search(prefix, limit=limit, offset=offset, as_of=as_of), as_json)
         return
-    _print_items(_held(store, prefix, limit, offset, as_of), as_json, why_held=True)
+    from memvault.firewall import held_memories
 
-
-HELD_PAGE = 1000
-"""How many memories ``list --quarantined`` reads at a time."""
-
-
-def _held(
-    store: MemoryStore, prefix: Namespace, limit: int, offset: int, as_of: float | None
-) -> list[MemoryItem]:
-    """The memories under ``prefix`` that :func:`memvault.firewall.held` holds.
-
-    In the order of ``list`` (most recently updated first), ``offset`` of them skipped, at
-    most ``limit``.
-    """
-    from memvault.firewall import held
-
-    found: list[MemoryItem] = []
-    start = 0
-    while len(found) < offset + limit:
-        page = store.search(prefix, limit=HELD_PAGE, offset=start, as_of=as_of)
-        found += [item for item in page if held(item.value) is not None]
-        if len(page) < HELD_PAGE:
-            break
-        start += HELD_PAGE
-    return found[offset : offset + limit]
+    found, _ = held_memories(store, prefix, limit=limit, offset=offset, as_of=as_of)
+    _print_items(found, as_json, why_held=True)
 
 
 @app.command()

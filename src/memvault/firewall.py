@@ -92,10 +92,12 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
+from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, ItemNotFoundError, shown
 from memvault.history import validate_source
 
 if TYPE_CHECKING:
+    from memvault.items import MemoryItem
     from memvault.model import Namespace
     from memvault.store import MemoryStore
 
@@ -757,6 +759,51 @@ def held(value: Mapping[str, Any]) -> str | None:
     if value.get(RELEASED) == _digest(text):
         return None
     return screen(text)
+
+
+SCAN_PAGE: Final = 1000
+"""How many memories :func:`held_memories` reads from the store at a time."""
+
+
+def held_memories(
+    store: MemoryStore,
+    prefix: Namespace,
+    *,
+    limit: int,
+    offset: int = 0,
+    as_of: float | None = None,
+    include_closed: bool = False,
+) -> tuple[list[MemoryItem], bool]:
+    """The memories under ``prefix`` that :func:`held` holds, for review.
+
+    Read through the store's public ``search`` (no query: most recently updated first),
+    :data:`SCAN_PAGE` at a time, until ``offset + limit`` held memories and one more are found
+    or the store has no more (at most :data:`memvault.arguments.MAX_COUNT` memories read).
+    ``memvault list --quarantined`` and the inspector's held memories page list them.
+
+    Args:
+        store: The :class:`~memvault.MemoryStore`.
+        prefix: A namespace, e.g. ``("users",)``; ``()`` for the whole store.
+        limit: At most this many memories.
+        offset: Held memories skipped first.
+        as_of: List what held at this time (Unix seconds), as ``MemoryStore.search`` does.
+        include_closed: Also memories that no longer hold (superseded or ended).
+
+    Returns:
+        The held memories (at most ``limit``) and whether more follow.
+    """
+    wanted = offset + limit + 1
+    found: list[MemoryItem] = []
+    start = 0
+    while len(found) < wanted and start <= MAX_COUNT:
+        page = store.search(
+            prefix, limit=SCAN_PAGE, offset=start, as_of=as_of, include_closed=include_closed
+        )
+        found += [item for item in page if held(item.value) is not None]
+        if len(page) < SCAN_PAGE:
+            break
+        start += SCAN_PAGE
+    return found[offset : offset + limit], len(found) > offset + limit
 
 
 def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str = "reviewer") -> str:

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
-from memvault.firewall import held
+from memvault.firewall import held, held_memories
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
 from memvault.inspector.render import page
@@ -38,9 +39,6 @@ PAGE_SIZE = 50
 
 MAX_PAGE = MAX_COUNT // PAGE_SIZE
 """The highest page number taken (the store skips at most ``MAX_COUNT`` memories)."""
-
-SCAN_PAGE = 1000
-"""Memories the held memories' page reads from the store at a time."""
 
 RESULTS = 20
 """Results a search page shows."""
@@ -169,23 +167,19 @@ async def namespace(request: Request) -> Response:
 async def _held_page(
     store: MemoryStore, prefix: Namespace, number: int
 ) -> tuple[list[Listed], bool]:
-    """Page ``number`` of the memories under ``prefix`` the firewall holds, and whether more follow.
+    """Page ``number`` of the held memories under ``prefix``, and whether more follow.
 
-    Reads the prefix's memories (closed ones included) most recently updated first,
-    :data:`SCAN_PAGE` at a time, until the page and one more held memory are found or none is
-    left.
+    Closed memories included; read by :func:`memvault.firewall.held_memories`.
     """
-    wanted = number * PAGE_SIZE + 1
-    found: list[Listed] = []
-    start = 0
-    while len(found) < wanted and start <= MAX_COUNT:
-        items = await store.asearch(prefix, limit=SCAN_PAGE, offset=start, include_closed=True)
-        found += [row for row in map(Listed.of, items) if row.held is not None]
-        if len(items) < SCAN_PAGE:
-            break
-        start += SCAN_PAGE
-    first = (number - 1) * PAGE_SIZE
-    return found[first : first + PAGE_SIZE], len(found) > first + PAGE_SIZE
+    found, more = await run_in_threadpool(
+        held_memories,
+        store,
+        prefix,
+        limit=PAGE_SIZE,
+        offset=(number - 1) * PAGE_SIZE,
+        include_closed=True,
+    )
+    return [Listed.of(item) for item in found], more
 
 
 async def quarantined(request: Request) -> Response:
