@@ -42,7 +42,8 @@ def queue(db: sqlite3.Connection, ids: Sequence[str], seq: int) -> None:
         seq: The write's sequence number (:func:`next_seq`).
     """
     db.executemany("INSERT OR REPLACE INTO outbox VALUES (?, ?)", [(i, seq) for i in ids])
-    db.executemany("DELETE FROM quarantine WHERE id = ?", [(i,) for i in ids])
+    if db.execute("SELECT 1 FROM quarantine LIMIT 1").fetchone() is not None:
+        db.executemany("DELETE FROM quarantine WHERE id = ?", [(i,) for i in ids])
 
 
 def pending(db: sqlite3.Connection, limit: int) -> list[tuple[str, int]]:
