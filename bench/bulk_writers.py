@@ -67,7 +67,8 @@ import time
 from pathlib import Path
 kind, where, items, go = sys.argv[2], sys.argv[3], int(sys.argv[4]), Path(sys.argv[5])
 store = open_store(kind, where)
-batch = [(f"b-{n}", {"text": f"bulk note {n} about w{n % 997} and v{n % 89}"}) for n in range(items)]
+texts = [f"bulk note {n} about w{n % 997} and v{n % 89}" for n in range(items)]
+batch = [(f"b-{n}", {"text": text}) for n, text in enumerate(texts)]
 report(ready=True)
 while not go.exists():
     time.sleep(0.005)
