@@ -101,24 +101,34 @@ report(times=times, count=count, puts=n + 1, chroma="chromadb" in sys.modules)
 """
 
 
-def spawn(script: str, code: Path, *args: object) -> subprocess.Popen:
-    """``python -c`` of ``OPEN`` + ``script`` on the checkout ``code``."""
+class ChildFailed(Exception):
+    """A child exited before its report; the message is the end of its stderr."""
+
+
+def spawn(script: str, code: Path, *args: object, log: Path) -> subprocess.Popen:
+    """``python -c`` of ``OPEN`` + ``script`` on the checkout ``code``, stderr to ``log``."""
     source = textwrap.dedent(OPEN).replace("REPO", repr(str(REPO))) + textwrap.dedent(script)
-    return subprocess.Popen(
-        [sys.executable, "-c", source, str(code), *map(str, args)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    with open(log, "w") as stderr:
+        child = subprocess.Popen(
+            [sys.executable, "-c", source, str(code), *map(str, args)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+    child.log = log  # type: ignore[attr-defined]
+    return child
 
 
 def next_report(child: subprocess.Popen) -> dict:
-    """The child's next ``@@`` line, decoded; fails if it exits first."""
+    """The child's next ``@@`` line, decoded; :class:`ChildFailed` if it exits first."""
     assert child.stdout is not None
     for line in child.stdout:
         if line.startswith(MARK):
             return json.loads(line[len(MARK) :])
-    raise SystemExit(f"a child exited with status {child.wait()}")
+    child.wait()
+    lines = Path(child.log).read_text(errors="replace").strip().splitlines()  # type: ignore[attr-defined]
+    raise ChildFailed(lines[-1][:300] if lines else f"status {child.returncode}")
 
 
 def run(kind: str, where: str, code: Path, items: int, pause: float, work: Path) -> dict:
@@ -126,13 +136,18 @@ def run(kind: str, where: str, code: Path, items: int, pause: float, work: Path)
     stop, go = work / "stop", work / "go"
     stop.unlink(missing_ok=True)
     go.unlink(missing_ok=True)
-    probe = spawn(PROBE, code, kind, where, pause, stop)
-    bulk = spawn(BULK, code, kind, where, items, go)
+    probe = spawn(PROBE, code, kind, where, pause, stop, log=work / "probe.log")
+    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log")
     next_report(probe)
     next_report(bulk)
     time.sleep(1.0)  # the probe's latencies before the bulk write, for p50 "otherwise"
     go.touch()
-    done = next_report(bulk)
+    try:
+        done = next_report(bulk)
+    except ChildFailed as failed:
+        stop.touch()
+        probe.wait()
+        return {"store": kind, "code": str(code), "items": items, "bulk write failed": str(failed)}
     time.sleep(1.0)
     stop.touch()
     probed = next_report(probe)
