@@ -251,7 +251,7 @@ class RecordFile:
         versions replaced are read, and the rows and history entries made from them, first
         (:class:`_Plan`). The transaction reads those versions again and makes them anew only
         if another writer changed one meanwhile, then writes the rows in a few statements.
-        A batch of 30,000 new records holds the lock about 0.3 s
+        A batch of 30,000 new records holds the lock about 0.6 s
         (``bench/bulk_writers.py``). It stays all or nothing at any size and across a crash.
 
         Args:
