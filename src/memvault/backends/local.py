@@ -389,7 +389,7 @@ class LocalBackend(Backend):
         while ``memvault ingest`` loads a history) never waits for the process that applies
         the bulk's records, nor applies them all itself (issue 28: it waited 18 s).
         """
-        if self.index is None or self.records.outbox_size() < self.drain_at:
+        if self.index is None or not self.records.outbox_holds(self.drain_at):
             return
         if written < self.drain_at:
             self.drain(wait=False, limit=DRAIN_BATCH)

@@ -409,6 +409,11 @@ class RecordFile:
         with self._use():
             return outbox.size(self._db)
 
+    def outbox_holds(self, count: int) -> bool:
+        """Whether at least ``count`` ids wait in the outbox (cheaper than counting them)."""
+        with self._use():
+            return outbox.holds(self._db, count)
+
     def unindexed(self, prefix: Namespace) -> set[str]:
         """Ids under ``prefix`` that the index lags on: in the outbox or in quarantine."""
         with self._use():
