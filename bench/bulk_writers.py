@@ -20,6 +20,9 @@ Chroma by whichever write finds it full (``DRAIN_AT``) and the folder lock free,
 ``postgres`` is ``PostgresBackend`` on an embedded PostgreSQL server (``tests/postgres.py``)
 started by this script.
 
+``--alone`` runs the bulk process alone, for its throughput without the probe's puts beside
+it (beside a probe, today's bulk write stalls the probe, which then adds no work).
+
 ``--code DIR`` runs the children on another checkout's ``src`` (e.g. ``/work/main`` for today's
 figures); give it several times to compare, each run on the same machine in one go.
 
@@ -27,6 +30,7 @@ Usage:
     uv run python bench/bulk_writers.py --items 30000
     uv run python bench/bulk_writers.py --items 200000 --code . --code /work/main
     uv run python bench/bulk_writers.py --items 30000 --stores postgres
+    uv run python bench/bulk_writers.py --items 30000 --alone --code . --code /work/main
 """
 
 from __future__ import annotations
@@ -131,6 +135,26 @@ def next_report(child: subprocess.Popen) -> dict:
     raise ChildFailed(lines[-1][:300] if lines else f"status {child.returncode}")
 
 
+def alone(kind: str, where: str, code: Path, items: int, work: Path) -> dict:
+    """One bulk write with no other process (its throughput, for the comparison)."""
+    go = work / "go"
+    go.touch()
+    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log")
+    next_report(bulk)
+    done = next_report(bulk)
+    bulk.wait()
+    return {
+        "store": kind,
+        "code": str(code),
+        "items": items,
+        "alone": True,
+        "put_many s": round(done["written"] - done["start"], 2),
+        "close s": round(done["closed"] - done["written"], 2),
+        "items/s": round(items / (done["closed"] - done["start"])),
+        "counts exact": done["count"] == items,
+    }
+
+
 def run(kind: str, where: str, code: Path, items: int, pause: float, work: Path) -> dict:
     """One bulk write beside one probe; returns the figures."""
     stop, go = work / "stop", work / "go"
@@ -189,6 +213,7 @@ def main() -> None:
     parser.add_argument("--stores", default="file,postgres", help="file, postgres, or both")
     parser.add_argument("--code", type=Path, action="append", help="checkout(s) to run")
     parser.add_argument("--pause", type=float, default=0.02, help="seconds between probe puts")
+    parser.add_argument("--alone", action="store_true", help="no probe: throughput alone")
     args = parser.parse_args()
     codes = [path.resolve() for path in (args.code or [REPO])]
     work = Path(tempfile.mkdtemp(prefix="memvault-bulk-"))
@@ -205,7 +230,11 @@ def main() -> None:
                     where = str(work / f"store-{number}-{time.time_ns()}")
                 else:
                     where = f"{dsn} bulk_{number}_{time.time_ns()}"
-                print(json.dumps(run(kind, where, code, args.items, args.pause, work)), flush=True)
+                if args.alone:
+                    figures = alone(kind, where, code, args.items, work)
+                else:
+                    figures = run(kind, where, code, args.items, args.pause, work)
+                print(json.dumps(figures), flush=True)
     finally:
         if server is not None:
             server.cleanup()  # type: ignore[attr-defined]
