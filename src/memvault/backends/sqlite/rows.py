@@ -77,7 +77,8 @@ class Prepared(NamedTuple):
     Attributes:
         items: The ``items`` row but its ``rowid``: id, namespace key, namespace (JSON), key,
             value (JSON), created, updated, expires, valid_from, valid_to, vector (float32
-            bytes or ``None``), length in words, terms (packed).
+            bytes or ``None``), length in words, terms (packed), provenance origin and
+            session.
         scope: Its FTS5 ``scope`` (:func:`~memvault.backends.sqlite.terms.scope_of`).
         body: Its FTS5 ``body`` (:func:`~memvault.backends.sqlite.terms.stored_words`).
     """
@@ -109,6 +110,8 @@ def prepare(record: Record, vector: np.ndarray | None) -> Prepared:
         None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
         length,
         terms,
+        record.provenance.origin,
+        record.provenance.session,
     )
     return Prepared(items, scope_of(record.namespace), body)
 
@@ -126,8 +129,8 @@ def insert_prepared(db: sqlite3.Connection, prepared: Sequence[Prepared]) -> Non
     base = db.execute("SELECT coalesce(max(rowid), 0) FROM items").fetchone()[0]
     db.executemany(
         "INSERT INTO items (rowid, id, ns, namespace, key, value, created, updated, expires, "
-        "valid_from, valid_to, vector, length, terms) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "valid_from, valid_to, vector, length, terms, origin, session) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(base + n, *p.items) for n, p in enumerate(prepared, 1)],
     )
     db.executemany(
