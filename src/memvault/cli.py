@@ -504,13 +504,20 @@ def ingest(
 
     Speaker, turn id and date become metadata; each turn's provenance is "assistant" for an
     assistant message, else "user". Keys are '<file name>-<hash of the file's
-    full path>:<turn id>': ingesting the same file again updates the turns that changed and
-    leaves the others as they are (nothing embedded), and a file of the same name in another
-    folder gets its own keys.
+    full path>:<turn id>': ingesting the same file again updates the turns that changed in it
+    and leaves the others as they are (nothing embedded); a turn edited since by anyone else
+    (the inspector, a tool, the API) keeps the edit, and one forgotten since is not stored
+    again. A file of the same name in another folder gets its own keys.
     """
     from rich.progress import track
 
-    from memvault.conversations import Turn, load_conversation, source_id
+    from memvault.conversations import (
+        INGEST_SOURCE,
+        Turn,
+        load_conversation,
+        plan_ingest,
+        source_id,
+    )
     from memvault.items import validate_items
 
     target = parse_namespace_path(namespace)
@@ -519,10 +526,11 @@ def ingest(
     turns = load_conversation(file)
     validate_items([(t.key, t.value()) for t in turns])
     store = _open(ctx, path, ttl=ttl)
+    plan = plan_ingest(store, target, turns)
     # one put_many per BATCH turns said at one time by one origin (a chat's user and
     # assistant turns alternate: grouped, not cut into runs of one)
     alike: dict[tuple[float | None, str], list[Turn]] = {}
-    for turn in turns:
+    for turn in plan.write:
         alike.setdefault((turn.timestamp, turn.origin), []).append(turn)
     batches = [
         run[start : start + BATCH] for run in alike.values() for start in range(0, len(run), BATCH)
@@ -539,14 +547,26 @@ def ingest(
             target,
             [(t.key, t.value()) for t in batch],
             timestamp=batch[0].timestamp,
-            source="turn",
+            source=INGEST_SOURCE,
             provenance=Provenance(batch[0].origin),
         )
     source = source_id(file)
+    left = (
+        f"; kept {len(plan.kept)} edited since, skipped {len(plan.forgotten)} forgotten"
+        if plan.kept or plan.forgotten
+        else ""
+    )
     _done(
-        {"ingested": len(turns), "namespace": namespace, "source": source},
+        {
+            "ingested": len(plan.write),
+            "namespace": namespace,
+            "source": source,
+            "kept": plan.kept,
+            "forgotten": plan.forgotten,
+        },
         as_json,
-        f"ingested {len(turns)} turns from {file} into {namespace} (keys {source}:<turn>)",
+        f"ingested {len(plan.write)} turns from {file} into {namespace} (keys {source}:<turn>)"
+        + left,
     )
 
 

@@ -26,6 +26,10 @@ a time (:meth:`memvault.MemoryScope.save_turns`) get their context from the same
 Turn keys are ``<source>:<turn id>``, where a file's source (:func:`source_id`) is its name and a
 hash of its resolved path: ingesting ``day1/chat.json`` and ``day2/chat.json`` into one namespace
 keeps both conversations, and ingesting the same file again updates its turns in place.
+
+What a file's turns may overwrite is decided by :func:`plan_ingest`: a turn changed since by
+anyone else (an edit in the inspector, a tool, a forget's rewrite of its context) is kept as
+it is, and a turn deleted or erased since is not stored again.
 """
 
 from __future__ import annotations
@@ -36,16 +40,21 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import MAX_TEXT_CHARS, validate_time
-from memvault.model import Origin
+from memvault.model import HistoryEntry, Namespace, Origin
 from memvault.periods import MONTH_NAMES
 from memvault.truncation import truncated
 
+if TYPE_CHECKING:
+    from memvault.store import MemoryStore
+
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
+INGEST_SOURCE = "turn"
+"""The history source of a turn written by ingesting a conversation (:func:`plan_ingest`)."""
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
 LAST_DATED_SECOND = 253402300799
 """The last Unix second :func:`format_session_date` can write (9999-12-31 23:59:59 UTC)."""
@@ -405,3 +414,79 @@ def load_conversation(path: str | Path) -> list[Turn]:
     if not turns:
         raise _fail(source, "the conversation has no turns with text")
     return turns
+
+
+@dataclass(frozen=True)
+class IngestPlan:
+    """Which turns of a conversation ingesting it writes, and which it leaves alone.
+
+    Attributes:
+        write: The turns to write, in file order: new ones, and those whose memory was last
+            written by an ingest (written again as they are, they change nothing) or expired.
+        kept: Keys of turns changed since their last ingest by another source (``"ui"``,
+            ``"api"``, ``"tool"``, a forget rewriting its context...): their memory stays as it
+            is, the file's text does not undo the change.
+        forgotten: Keys of turns deleted or erased since: they are not stored again.
+    """
+
+    write: list[Turn]
+    kept: list[str]
+    forgotten: list[str]
+
+
+def _left_alone(entries: list[HistoryEntry]) -> str | None:
+    """Why a turn whose key has these history entries (oldest first) is not written.
+
+    ``"kept"``, ``"forgotten"``, or ``None`` where it is written.
+
+    The last entry decides; a ``"restore"`` (the same version re-created when a lost record
+    file was rebuilt) decides nothing. An ``"expire"`` is the store's clock, not anyone's
+    choice: the turn is written again (with the ingest's TTL, as a first ingest would).
+    """
+    decisive = [entry for entry in entries if entry.source != "restore"]
+    if not decisive:
+        return None
+    last = decisive[-1]
+    if last.event in ("delete", "erase"):
+        return "forgotten"
+    if last.event == "expire" or last.source == INGEST_SOURCE:
+        return None
+    return "kept"
+
+
+def plan_ingest(store: MemoryStore, namespace: Namespace, turns: list[Turn]) -> IngestPlan:
+    """Which of a conversation's turns ingesting it into ``namespace`` may write.
+
+    The history of ``namespace`` (that namespace exactly) is read in one pass
+    (:meth:`Backend.history_under <memvault.backends.base.Backend.history_under>`): nothing
+    per turn, so a first ingest into an empty namespace reads nothing.
+
+    Args:
+        store: The store the turns go to.
+        namespace: Where, e.g. ``("users", "alice")`` (already checked).
+        turns: The conversation's turns (:func:`load_conversation`).
+
+    Returns:
+        The plan (:class:`IngestPlan`): a turn whose key's history ends with a change by
+        another source than :data:`INGEST_SOURCE` is kept, one that ends deleted or erased is
+        forgotten, the others are written.
+
+    Raises:
+        MemvaultError: As the backend's history read raises (a closed store, a lost
+            connection).
+    """
+    wanted = {turn.key for turn in turns}
+    histories: dict[str, list[HistoryEntry]] = {}
+    for entry in store.backend.history_under(namespace):
+        if entry.namespace == namespace and entry.key in wanted:
+            histories.setdefault(entry.key, []).append(entry)
+    write: list[Turn] = []
+    kept: list[str] = []
+    forgotten: list[str] = []
+    for turn in turns:
+        why = _left_alone(histories.get(turn.key, []))
+        if why is None:
+            write.append(turn)
+        else:
+            (kept if why == "kept" else forgotten).append(turn.key)
+    return IngestPlan(write=write, kept=kept, forgotten=forgotten)
