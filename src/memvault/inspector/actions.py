@@ -5,11 +5,11 @@ Each is a ``POST`` of a form from the inspector's own pages (the guard of
 checks its form token) and goes through :class:`~memvault.MemoryStore`'s public API with
 source ``"ui"`` in the history:
 
-- **edit**: ``put`` of the value with the new text, ``if_updated_at=`` the version the page
-  showed, so an edit over a change made meanwhile is a ``409`` page showing the current
-  version (:class:`~memvault.errors.ConflictError`) and writes nothing; the edit keeps the
-  memory's provenance (an edited memory an assistant wrote is not made trusted by the edit:
-  ``AgentMemory(trust=...)``);
+- **edit**: ``put`` of the value with the new text (and context), ``if_updated_at=`` the
+  version the page showed, so an edit over a change made meanwhile is a ``409`` page
+  showing the current version (:class:`~memvault.errors.ConflictError`) and writes
+  nothing; the edit keeps the memory's provenance (an edited memory an assistant wrote is
+  not made trusted by the edit: ``AgentMemory(trust=...)``);
 - **forget**: ``delete`` of the version shown (its history stays);
 - **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
 - **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
@@ -66,7 +66,11 @@ def _back(where: Namespace, key: str) -> Response:
 
 
 async def edit(request: Request) -> Response:
-    """``POST /edit/<namespace>/<key>``: fields ``text`` and ``updated_at``.
+    """``POST /edit/<namespace>/<key>``: fields ``text``, ``updated_at``, maybe ``context``.
+
+    ``context`` is the form's for a memory with a ``"context"`` (the conversation around it,
+    which search and export read too): saved in the same compare-and-set ``put`` as the text,
+    an empty one removing it.
 
     The text's line breaks are sent by browsers as CRLF; they are stored as LF. An empty
     text, a NUL or an over-long text is refused naming field ``text``
@@ -80,6 +84,11 @@ async def edit(request: Request) -> Response:
     shown_at = fields.number("updated_at")
     found = await _live(request, where, key)
     value = {**found.value, "text": text}
+    context = fields.prose("context", blank=True)
+    if context is not None and context.strip():
+        value["context"] = context
+    elif context is not None:
+        value.pop("context", None)
     await store_of(request).aput(
         where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
     )

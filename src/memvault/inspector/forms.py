@@ -67,10 +67,10 @@ class Fields:
         return value
 
     def prose(self, name: str, *, blank: bool = False) -> str | None:
-        """A memory's text as typed in a textarea, its CRLF line breaks (as browsers send
-        them) made LF; ``None`` if absent.
+        """A memory's text as typed in a textarea, or ``None`` if absent.
 
-        Checked here so the message names the form's field, before the store sees it.
+        Its CRLF line breaks (as browsers send them) are made LF. Checked here, before the
+        store sees it, so a message names the form's field.
 
         Args:
             name: The field, e.g. ``"text"``.
