@@ -28,7 +28,7 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
   ``memory-mentions``, ``memory-provenance``, ``memory-sources`` (links, ``-`` for none),
   ``memory-source``, ``memory-quarantined`` (for a held one with ``release-link``),
   ``memory-value``, ``edit-form``, ``edit-text``, ``edit-context`` and ``edit-context-note``
-  (for a memory with a context), ``edit-submit``, ``forget-link``,
+  (for a memory with a context), ``edit-screen-note``, ``edit-submit``, ``forget-link``,
   ``erase-link``; for a key with only a history left, ``no-live-memory``; the timeline
   ``history-timeline``, ``history-entry`` (``data-event``), ``history-at``,
   ``history-event``, ``history-source``, ``history-before``, ``history-after``.

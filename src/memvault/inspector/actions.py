@@ -9,7 +9,9 @@ source ``"ui"`` in the history:
   version the page showed, so an edit over a change made meanwhile is a ``409`` page
   showing the current version (:class:`~memvault.errors.ConflictError`) and writes
   nothing; the edit keeps the memory's provenance (an edited memory an assistant wrote is
-  not made trusted by the edit: ``AgentMemory(trust=...)``);
+  not made trusted by the edit: ``AgentMemory(trust=...)``); the new text is screened
+  again by the poisoning firewall (held if it reads as an instruction, no longer held if
+  it does not);
 - **forget**: ``delete`` of the version shown (its history stays);
 - **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
 - **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
@@ -24,12 +26,14 @@ answers a redirect (``303``) to the memory's page, whose history shows it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from memvault.errors import ConflictError, InvalidArgumentError, ItemNotFoundError
-from memvault.firewall import held, release
+from memvault.firewall import QUARANTINED, RELEASED, held, release, screen
 from memvault.inspector.forms import read_form
 from memvault.inspector.paths import read_item
 from memvault.inspector.render import item_url
@@ -65,6 +69,23 @@ def _back(where: Namespace, key: str) -> Response:
     return RedirectResponse(item_url(where, key), status_code=303)
 
 
+def _rescreen(value: dict[str, Any]) -> None:
+    """Mark an edited value as the firewall reads its new text, in place.
+
+    ``value["quarantined"]`` becomes why the new text is held (:func:`memvault.firewall.held`
+    with the old mark dropped: :func:`~memvault.firewall.screen` of the text, unless a
+    reviewer released this very text), and a stale ``"released"`` goes; a text that screens
+    clean is neither held nor marked released.
+    """
+    value.pop(QUARANTINED, None)
+    reason = held(value)
+    if reason is not None:
+        value[QUARANTINED] = reason
+        value.pop(RELEASED, None)
+    elif screen(value["text"]) is None:
+        value.pop(RELEASED, None)
+
+
 async def edit(request: Request) -> Response:
     """``POST /edit/<namespace>/<key>``: fields ``text``, ``updated_at``, maybe ``context``.
 
@@ -89,6 +110,7 @@ async def edit(request: Request) -> Response:
         value["context"] = context
     elif context is not None:
         value.pop("context", None)
+    _rescreen(value)
     await store_of(request).aput(
         where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
     )
