@@ -25,7 +25,8 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
 - ``/item/<namespace>/<key>``: the memory and its history: ``item-namespace``,
   ``memory-detail``, ``memory-text``, ``memory-kind``, ``memory-created``,
   ``memory-updated``, ``memory-expires``, ``memory-valid-from``, ``memory-valid-to``,
-  ``memory-mentions``, ``memory-provenance``, ``memory-sources`` (links, ``-`` for none),
+  ``memory-mentions``, ``memory-provenance``, ``memory-provenance-note`` (an edit keeps it),
+  ``memory-sources`` (links, ``-`` for none),
   ``memory-source``, ``memory-quarantined`` (for a held one with ``release-link``),
   ``memory-value``, ``edit-form``, ``edit-text``, ``edit-context`` and ``edit-context-note``
   (for a memory with a context), ``edit-screen-note``, ``edit-submit``, ``forget-link``,
