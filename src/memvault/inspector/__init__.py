@@ -58,5 +58,9 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
 A namespace segment or key is one percent-encoded path segment (``/`` inside as ``%2F``).
 """
 
+DEFAULT_PORT = 8766
+"""The port ``memvault ui`` serves on unless told (``memvault mcp --transport http`` takes
+8765, so both run side by side)."""
+
 INSTALL = "pip install 'memvault[ui]'"
 """What to install for the inspector."""
