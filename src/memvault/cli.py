@@ -43,6 +43,7 @@ from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
+from memvault.inspector import DEFAULT_PORT
 from memvault.model import SEARCH_MODES, Namespace, Provenance
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
@@ -1105,7 +1106,7 @@ def ui(
     ctx: typer.Context,
     port: Annotated[
         int, typer.Option(min=0, max=65535, help="The port; 0 picks a free one.")
-    ] = 8765,
+    ] = DEFAULT_PORT,
     host: Annotated[str, typer.Option(help="The address to bind.")] = "127.0.0.1",
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Print the URL; do not open a browser.")
@@ -1123,7 +1124,7 @@ def ui(
     """Inspect and edit a store in the browser: namespaces, memories, history, search.
 
     Serves a local web page on 127.0.0.1 (unless --allow-remote) and prints its URL with a
-    random token, e.g. http://127.0.0.1:8765/?token=...; only a browser given that URL gets
+    random token, e.g. http://127.0.0.1:8766/?token=...; only a browser given that URL gets
     in. Shows the namespaces with counts, each namespace's memories (validity, quarantined
     ones), a memory's history; searches in each mode with why each result ranks; edits,
     forgets and erases a memory (after a confirmation); exports a namespace as JSON Lines.

@@ -18,7 +18,7 @@ from memvault import HashingEmbedder, InMemoryBackend, MemoryStore  # noqa: E402
 from memvault.inspector.app import build_app  # noqa: E402
 from memvault.inspector.security import Secrets  # noqa: E402
 
-HOST, PORT = "127.0.0.1", 8765
+HOST, PORT = "127.0.0.1", 8766
 ORIGIN = f"http://{HOST}:{PORT}"
 START = 1_764_000_000.0  # 2025-11-24T16:00:00Z
 
@@ -36,7 +36,7 @@ def new_store() -> MemoryStore:
 def anonymous(
     store: MemoryStore, host: str = HOST, base_url: str = ORIGIN
 ) -> tuple[TestClient, Secrets]:
-    """A client of a new inspector over ``store`` (bound to ``host``, port 8765, reached at
+    """A client of a new inspector over ``store`` (bound to ``host``, port 8766, reached at
     ``base_url``) that has not opened the token URL."""
     secrets = Secrets(host, PORT)
     client = TestClient(build_app(store, secrets), base_url=base_url, follow_redirects=False)

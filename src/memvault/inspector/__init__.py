@@ -25,9 +25,11 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
 - ``/item/<namespace>/<key>``: the memory and its history: ``item-namespace``,
   ``memory-detail``, ``memory-text``, ``memory-kind``, ``memory-created``,
   ``memory-updated``, ``memory-expires``, ``memory-valid-from``, ``memory-valid-to``,
-  ``memory-mentions``, ``memory-provenance``, ``memory-sources`` (links, ``-`` for none),
+  ``memory-mentions``, ``memory-provenance``, ``memory-provenance-note`` (an edit keeps it),
+  ``memory-sources`` (links, ``-`` for none),
   ``memory-source``, ``memory-quarantined`` (for a held one with ``release-link``),
-  ``memory-value``, ``edit-form``, ``edit-text``, ``edit-submit``, ``forget-link``,
+  ``memory-value``, ``edit-form``, ``edit-text``, ``edit-context`` and ``edit-context-note``
+  (for a memory with a context), ``edit-screen-note``, ``edit-submit``, ``forget-link``,
   ``erase-link``; for a key with only a history left, ``no-live-memory``; the timeline
   ``history-timeline``, ``history-entry`` (``data-event``), ``history-at``,
   ``history-event``, ``history-source``, ``history-before``, ``history-after``.
@@ -55,6 +57,10 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
 
 A namespace segment or key is one percent-encoded path segment (``/`` inside as ``%2F``).
 """
+
+DEFAULT_PORT = 8766
+"""The port ``memvault ui`` serves on unless told (``memvault mcp --transport http`` takes
+8765, so both run side by side)."""
 
 INSTALL = "pip install 'memvault[ui]'"
 """What to install for the inspector."""

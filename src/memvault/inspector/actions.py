@@ -5,11 +5,13 @@ Each is a ``POST`` of a form from the inspector's own pages (the guard of
 checks its form token) and goes through :class:`~memvault.MemoryStore`'s public API with
 source ``"ui"`` in the history:
 
-- **edit**: ``put`` of the value with the new text, ``if_updated_at=`` the version the page
-  showed, so an edit over a change made meanwhile is a ``409`` page showing the current
-  version (:class:`~memvault.errors.ConflictError`) and writes nothing; the edit keeps the
-  memory's provenance (an edited memory an assistant wrote is not made trusted by the edit:
-  ``AgentMemory(trust=...)``);
+- **edit**: ``put`` of the value with the new text (and context), ``if_updated_at=`` the
+  version the page showed, so an edit over a change made meanwhile is a ``409`` page
+  showing the current version (:class:`~memvault.errors.ConflictError`) and writes
+  nothing; the edit keeps the memory's provenance (an edited memory an assistant wrote is
+  not made trusted by the edit: ``AgentMemory(trust=...)``); the new text is screened
+  again by the poisoning firewall (held if it reads as an instruction, no longer held if
+  it does not);
 - **forget**: ``delete`` of the version shown (its history stays);
 - **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
 - **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
@@ -24,12 +26,14 @@ answers a redirect (``303``) to the memory's page, whose history shows it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from memvault.errors import ConflictError, InvalidArgumentError, ItemNotFoundError
-from memvault.firewall import held, release
+from memvault.firewall import QUARANTINED, RELEASED, held, release, screen
 from memvault.inspector.forms import read_form
 from memvault.inspector.paths import read_item
 from memvault.inspector.render import item_url
@@ -65,18 +69,48 @@ def _back(where: Namespace, key: str) -> Response:
     return RedirectResponse(item_url(where, key), status_code=303)
 
 
-async def edit(request: Request) -> Response:
-    """``POST /edit/<namespace>/<key>``: fields ``text`` and ``updated_at``.
+def _rescreen(value: dict[str, Any]) -> None:
+    """Mark an edited value as the firewall reads its new text, in place.
 
-    The text's line breaks are sent by browsers as CRLF; they are stored as LF.
+    ``value["quarantined"]`` becomes why the new text is held (:func:`memvault.firewall.held`
+    with the old mark dropped: :func:`~memvault.firewall.screen` of the text, unless a
+    reviewer released this very text), and a stale ``"released"`` goes; a text that screens
+    clean is neither held nor marked released.
+    """
+    value.pop(QUARANTINED, None)
+    reason = held(value)
+    if reason is not None:
+        value[QUARANTINED] = reason
+        value.pop(RELEASED, None)
+    elif screen(value["text"]) is None:
+        value.pop(RELEASED, None)
+
+
+async def edit(request: Request) -> Response:
+    """``POST /edit/<namespace>/<key>``: fields ``text``, ``updated_at``, maybe ``context``.
+
+    ``context`` is the form's for a memory with a ``"context"`` (the conversation around it,
+    which search and export read too): saved in the same compare-and-set ``put`` as the text,
+    an empty one removing it.
+
+    The text's line breaks are sent by browsers as CRLF; they are stored as LF. An empty
+    text, a NUL or an over-long text is refused naming field ``text``
+    (:meth:`~memvault.inspector.forms.Fields.prose`) before the store is asked.
     """
     where, key = read_item(request.scope, "edit")
     fields = await read_form(request, form_token_of(request))
-    text = fields.text("text", required=True)
+    fields.text("text", required=True)
+    text = fields.prose("text")
     assert text is not None
     shown_at = fields.number("updated_at")
     found = await _live(request, where, key)
-    value = {**found.value, "text": text.replace("\r\n", "\n")}
+    value = {**found.value, "text": text}
+    context = fields.prose("context", blank=True)
+    if context is not None and context.strip():
+        value["context"] = context
+    elif context is not None:
+        value.pop("context", None)
+    _rescreen(value)
     await store_of(request).aput(
         where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
     )

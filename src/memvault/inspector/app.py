@@ -31,7 +31,7 @@ from memvault.errors import (
     MemvaultError,
     StoreBusyError,
 )
-from memvault.inspector import actions, views
+from memvault.inspector import DEFAULT_PORT, actions, views
 from memvault.inspector.render import error_page
 from memvault.inspector.security import Guard, Secrets
 from memvault.store import MemoryStore
@@ -155,7 +155,7 @@ def serve(
     store: MemoryStore,
     *,
     host: str = "127.0.0.1",
-    port: int = 8765,
+    port: int = DEFAULT_PORT,
     open_browser: bool = True,
     announce: Callable[[str], None] = print,
 ) -> None:
@@ -165,7 +165,8 @@ def serve(
         store: The store to show and change.
         host: The address to bind; check it first
             (:func:`memvault.mcp_server.check_host`, as ``memvault ui`` does).
-        port: The TCP port, 0 to 65535; 0 picks a free one.
+        port: The TCP port, 0 to 65535; 0 picks a free one (default
+            :data:`~memvault.inspector.DEFAULT_PORT`, 8766).
         open_browser: Open the URL in the default browser.
         announce: Called once with the URL (with the token) when the server listens.
 

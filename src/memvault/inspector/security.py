@@ -86,7 +86,7 @@ def same_secret(given: str | None, secret: str) -> bool:
 
 
 def expected_host(host: str, port: int) -> str:
-    """The ``Host`` header a browser sends to ``host:port``: ``127.0.0.1:8765``, ``[::1]:8765``.
+    """The ``Host`` header a browser sends to ``host:port``: ``127.0.0.1:8766``, ``[::1]:8766``.
 
     Args:
         host: The bound host name or IP address.
@@ -117,17 +117,17 @@ class Secrets:
 
     @property
     def origin(self) -> str:
-        """The inspector's origin, ``http://127.0.0.1:8765``."""
+        """The inspector's origin, ``http://127.0.0.1:8766``."""
         return f"http://{expected_host(self.host, self.port)}"
 
     @property
     def cookie(self) -> str:
-        """The name of the cookie carrying the token, one a port: ``memvault_ui_8765``."""
+        """The name of the cookie carrying the token, one a port: ``memvault_ui_8766``."""
         return f"memvault_ui_{self.port}"
 
     @property
     def url(self) -> str:
-        """The first visit's URL, with the token: ``http://127.0.0.1:8765/?token=...``."""
+        """The first visit's URL, with the token: ``http://127.0.0.1:8766/?token=...``."""
         return f"{self.origin}/?{TOKEN_PARAM}={self.token}"
 
 

@@ -139,16 +139,26 @@ async def home(request: Request) -> Response:
     )
 
 
-async def namespace(request: Request) -> Response:
-    """``/ns/<namespace>?page=N``: a namespace's memories (and those below), newest first."""
-    store = store_of(request)
-    where = read_namespace(request.scope, "ns")
-    number = query_fields(request).count("page", default=1, maximum=MAX_PAGE)
+async def _count(store: MemoryStore, where: Namespace) -> int:
+    """Memories in ``where`` and below it (closed ones included).
+
+    Raises:
+        ItemNotFoundError: If there are none (a page of that namespace is a ``404``).
+    """
     total = await store.acount(where)
     if total == 0:
         raise ItemNotFoundError(
             f"no memories in namespace {format_namespace_path(where)!r}: pick one on the home page"
         )
+    return total
+
+
+async def namespace(request: Request) -> Response:
+    """``/ns/<namespace>?page=N``: a namespace's memories (and those below), newest first."""
+    store = store_of(request)
+    where = read_namespace(request.scope, "ns")
+    number = query_fields(request).count("page", default=1, maximum=MAX_PAGE)
+    total = await _count(store, where)
     pages = math.ceil(total / PAGE_SIZE)
     if number > pages:
         raise ItemNotFoundError(
@@ -187,7 +197,8 @@ async def quarantined(request: Request) -> Response:
 
     For review: each is held from prompts (:func:`memvault.firewall.held`: marked by the agent
     layer, or reading as an instruction now). ``ns`` keeps to a namespace and those below it
-    (empty: the whole store).
+    (empty: the whole store); a namespace holding no memories at all is a ``404``, as its
+    namespace page is.
     """
     store = store_of(request)
     fields = query_fields(request)
@@ -197,6 +208,8 @@ async def quarantined(request: Request) -> Response:
         prefix = parse_namespace_path(ns_text) if ns_text.strip() else ()
     except InvalidNamespaceError as error:
         raise InvalidNamespaceError(f"field 'ns': {error}") from None
+    if prefix:
+        await _count(store, prefix)
     rows, more = await _held_page(store, prefix, number)
     if not rows and number > 1:
         raise ItemNotFoundError(

@@ -1,6 +1,6 @@
 """An edit through the inspector keeps the memory's provenance (who wrote it, in which session),
 so an edit does not turn a memory an assistant wrote into one a trust policy recalls; the
-history says the edit came from the inspector ("ui")."""
+history says the edit came from the inspector ("ui"), and the page says so beside "Written by"."""
 
 from memvault.model import Provenance
 from tests.core.inspector_client import browser, new_store, submit, texts
@@ -25,3 +25,5 @@ def test_an_edit_keeps_the_provenance():
     assert store.history(ALICE, "tea")[-1].source == "ui"
     page = client.get("/item/users/alice/tea")
     assert texts(page.text, "memory-provenance") == ["assistant · session t1"]
+    (note,) = texts(page.text, "memory-provenance-note")
+    assert "an edit here keeps who wrote it" in note and "AgentMemory(trust=...)" in note

@@ -15,7 +15,7 @@ def test_the_token_becomes_a_cookie_and_leaves_the_url():
     assert first.status_code == 303
     assert first.headers["location"] == "/search?q=tea&mode=dense"
     cookie = first.headers["set-cookie"]
-    assert cookie == (f"memvault_ui_8765={secrets.token}; Path=/; HttpOnly; SameSite=Strict")
+    assert cookie == (f"memvault_ui_8766={secrets.token}; Path=/; HttpOnly; SameSite=Strict")
     assert client.get(first.headers["location"]).status_code == 200
     assert client.get("/ns/users/alice").status_code == 200
 

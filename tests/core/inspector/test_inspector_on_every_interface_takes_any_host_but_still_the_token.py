@@ -4,7 +4,7 @@ its own pages at that address."""
 
 from tests.core.inspector_client import anonymous, new_store, snapshot
 
-ADDRESS = "http://192.0.2.7:8765"  # how another machine reaches it
+ADDRESS = "http://192.0.2.7:8766"  # how another machine reaches it
 
 
 def test_any_host_with_the_token_and_its_own_origin(tmp_path):
