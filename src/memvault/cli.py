@@ -380,13 +380,14 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
     return data
 
 
-def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = False) -> None:
+def _print_items(items: list[MemoryItem], as_json: bool) -> None:
     """Print memories, one line each ending with when it holds (``(since 2023-06-02)``).
 
     A memory not written through the API carries who wrote it and in which session after
-    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). With
-    ``why_held``, each line is followed by one saying why the firewall holds the memory
-    (``   held: override: 'Ignore all previous instructions'``).
+    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). A memory
+    the firewall holds from prompts (:func:`memvault.firewall.held`) is followed by a line
+    saying why (``    held: override: 'Ignore all previous instructions'``), wherever it is
+    printed (``get``, ``list``, ``search``).
     """
     from memvault.firewall import held
     from memvault.moments import validity_text
@@ -404,8 +405,9 @@ def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = Fal
         when = validity_text(item.valid_from, item.valid_to)
         line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
         out.print(_shown(line), markup=False)
-        if why_held:
-            out.print(_shown(f"    held: {held(item.value)}"), markup=False)
+        reason = held(item.value)
+        if reason is not None:
+            out.print(_shown(f"    held: {reason}"), markup=False)
 
 
 def _written_by(item: MemoryItem) -> str:
@@ -647,7 +649,7 @@ def list_items(
     from memvault.firewall import held_memories
 
     found, _ = held_memories(store, prefix, limit=limit, offset=offset, as_of=as_of)
-    _print_items(found, as_json, why_held=True)
+    _print_items(found, as_json)
 
 
 @app.command()
