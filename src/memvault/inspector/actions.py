@@ -68,15 +68,18 @@ def _back(where: Namespace, key: str) -> Response:
 async def edit(request: Request) -> Response:
     """``POST /edit/<namespace>/<key>``: fields ``text`` and ``updated_at``.
 
-    The text's line breaks are sent by browsers as CRLF; they are stored as LF.
+    The text's line breaks are sent by browsers as CRLF; they are stored as LF. An empty
+    text, a NUL or an over-long text is refused naming field ``text``
+    (:meth:`~memvault.inspector.forms.Fields.prose`) before the store is asked.
     """
     where, key = read_item(request.scope, "edit")
     fields = await read_form(request, form_token_of(request))
-    text = fields.text("text", required=True)
+    fields.text("text", required=True)
+    text = fields.prose("text")
     assert text is not None
     shown_at = fields.number("updated_at")
     found = await _live(request, where, key)
-    value = {**found.value, "text": text.replace("\r\n", "\n")}
+    value = {**found.value, "text": text}
     await store_of(request).aput(
         where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
     )

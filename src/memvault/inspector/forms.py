@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 from memvault.errors import InvalidArgumentError, shown
 from memvault.inspector.security import FORM_FIELD, same_secret
+from memvault.items import MAX_TEXT_CHARS
 
 MAX_FIELDS = 20
 """Most fields a query string or form may hold (the inspector's have at most five)."""
@@ -64,6 +65,41 @@ class Fields:
                 f"field {name!r} is missing from the {self.where}: use the inspector's own form"
             )
         return value
+
+    def prose(self, name: str, *, blank: bool = False) -> str | None:
+        """A memory's text as typed in a textarea, its CRLF line breaks (as browsers send
+        them) made LF; ``None`` if absent.
+
+        Checked here so the message names the form's field, before the store sees it.
+
+        Args:
+            name: The field, e.g. ``"text"``.
+            blank: Whether an empty (or only whitespace) value is taken.
+
+        Raises:
+            InvalidArgumentError: If it is blank (unless ``blank``), holds a NUL, or is
+                longer than :data:`~memvault.items.MAX_TEXT_CHARS` characters.
+        """
+        text = self.values.get(name)
+        if text is None:
+            return None
+        text = text.replace("\r\n", "\n")
+        if not blank and not text.strip():
+            raise InvalidArgumentError(
+                f"field {name!r} is empty: type the memory's words (to remove the memory, "
+                "forget it instead)"
+            )
+        if "\x00" in text:
+            raise InvalidArgumentError(
+                f"field {name!r} holds U+0000 (NUL), which no store keeps: remove it"
+            )
+        if len(text) > MAX_TEXT_CHARS:
+            raise InvalidArgumentError(
+                f"field {name!r} has {len(text):,} characters, more than the "
+                f"{MAX_TEXT_CHARS:,} a memory may hold: shorten it, or split it into several "
+                "memories"
+            )
+        return text
 
     def number(self, name: str) -> float:
         """A required finite number (a memory's ``updated_at``, Unix seconds).

@@ -280,7 +280,19 @@ CASES = [
             "data": {"form_token": "{form}", "text": "", "updated_at": "{at}"},
         },
         400,
-        'value["text"] must be a non-empty string',
+        "field 'text' is empty",
+    ),
+    (
+        "edit to a text with a NUL",
+        True,
+        "POST",
+        "/edit/users/alice/tea",
+        {
+            "headers": {"Origin": ORIGIN},
+            "data": {"form_token": "{form}", "text": "tea\x00", "updated_at": "{at}"},
+        },
+        400,
+        "field 'text' holds U+0000 (NUL)",
     ),
     (
         "edit to a text over the limit",
@@ -292,7 +304,7 @@ CASES = [
             "data": {"form_token": "{form}", "text": "y" * 40_000, "updated_at": "{at}"},
         },
         400,
-        "more than the 32,000 a memory may hold",
+        "field 'text' has 40,000 characters, more than the 32,000 a memory may hold",
     ),
     (
         "edit of an unknown key",
