@@ -1068,11 +1068,35 @@ def mcp(
             f"--config {config}: extraction and reconciliation call a model, which 'memvault "
             "mcp' has none of (the client's model writes the facts); leave them out"
         )
-    resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    _check_mcp_ids(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    resolve_namespace(memory_config.namespace, run_ids)
     require_sdk()
     store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
+
+
+def _check_mcp_ids(template: Sequence[str], run_ids: dict[str, str]) -> None:
+    """Refuse ``memvault mcp`` when an id of the namespace template has no value.
+
+    Args:
+        template: The namespace template, e.g. ``("teams", "{team}", "{user_id}")``.
+        run_ids: The ids from ``--user``, ``--id`` and the config file's ``"ids"``.
+
+    Raises:
+        InvalidArgumentError: Naming the first missing id and the option that gives it
+            (``--user ID`` for ``user_id``, else ``--id NAME=VALUE``).
+    """
+    import string
+
+    for segment in template:
+        for _, name, _, _ in string.Formatter().parse(segment):
+            if name and not run_ids.get(name):
+                option = "--user ID" if name == "user_id" else f"--id {name}=VALUE"
+                raise InvalidArgumentError(
+                    f"the namespace {format_namespace_path(template)} needs {name!r}: pass "
+                    f'{option} (or give it in the --config file\'s "ids")'
+                )
 
 
 UI_EXPOSES = (
