@@ -1130,10 +1130,12 @@ def ui(
 
     Serves a local web page on 127.0.0.1 (unless --allow-remote) and prints its URL with a
     random token, e.g. http://127.0.0.1:8765/?token=...; only a browser given that URL gets
-    in. Shows the namespaces with counts, each namespace's memories (validity, quarantined
-    ones), a memory's history; searches in each mode with why each result ranks; edits,
+    in. Shows the namespaces with counts, each namespace's memories (validity, who wrote
+    them), a memory's history; searches in each mode with why each result ranks; edits,
     forgets and erases a memory (after a confirmation); exports a namespace as JSON Lines.
-    Runs until Ctrl-C. Needs pip install 'memvault[ui]'.
+    Its Held page lists the memories the poisoning firewall keeps out of prompts, each with
+    why, and releases one after review (as memvault release does). Runs until Ctrl-C.
+    Needs pip install 'memvault[ui]'.
     """
     from memvault.mcp_server import check_host
 
