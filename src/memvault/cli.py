@@ -381,13 +381,14 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
     return data
 
 
-def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = False) -> None:
+def _print_items(items: list[MemoryItem], as_json: bool) -> None:
     """Print memories, one line each ending with when it holds (``(since 2023-06-02)``).
 
     A memory not written through the API carries who wrote it and in which session after
-    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). With
-    ``why_held``, each line is followed by one saying why the firewall holds the memory
-    (``   held: override: 'Ignore all previous instructions'``).
+    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). A memory
+    the firewall holds from prompts (:func:`memvault.firewall.held`) is followed by a line
+    saying why (``    held: override: 'Ignore all previous instructions'``), wherever it is
+    printed (``get``, ``list``, ``search``).
     """
     from memvault.firewall import held
     from memvault.moments import validity_text
@@ -405,8 +406,9 @@ def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = Fal
         when = validity_text(item.valid_from, item.valid_to)
         line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
         out.print(_shown(line), markup=False)
-        if why_held:
-            out.print(_shown(f"    held: {held(item.value)}"), markup=False)
+        reason = held(item.value)
+        if reason is not None:
+            out.print(_shown(f"    held: {reason}"), markup=False)
 
 
 def _written_by(item: MemoryItem) -> str:
@@ -665,10 +667,10 @@ def list_items(
     if not quarantined:
         _print_items(store.search(prefix, limit=limit, offset=offset, as_of=as_of), as_json)
         return
-    from memvault.firewall import held_memories
+    from memvault.review import held_memories
 
     found, _ = held_memories(store, prefix, limit=limit, offset=offset, as_of=as_of)
-    _print_items(found, as_json, why_held=True)
+    _print_items(found, as_json)
 
 
 @app.command()
@@ -686,7 +688,7 @@ def release(
     update by "reviewer". Exit status 1 if it is absent or not held.
     """
     from memvault.errors import ItemNotFoundError
-    from memvault.firewall import release as release_memory
+    from memvault.review import release as release_memory
 
     store = _existing(ctx, path)
     try:
@@ -1087,11 +1089,35 @@ def mcp(
             f"--config {config}: extraction and reconciliation call a model, which 'memvault "
             "mcp' has none of (the client's model writes the facts); leave them out"
         )
-    resolve_namespace(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    _check_mcp_ids(memory_config.namespace, run_ids)  # a missing id, before any store opens
+    resolve_namespace(memory_config.namespace, run_ids)
     require_sdk()
     store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
+
+
+def _check_mcp_ids(template: Sequence[str], run_ids: dict[str, str]) -> None:
+    """Refuse ``memvault mcp`` when an id of the namespace template has no value.
+
+    Args:
+        template: The namespace template, e.g. ``("teams", "{team}", "{user_id}")``.
+        run_ids: The ids from ``--user``, ``--id`` and the config file's ``"ids"``.
+
+    Raises:
+        InvalidArgumentError: Naming the first missing id and the option that gives it
+            (``--user ID`` for ``user_id``, else ``--id NAME=VALUE``).
+    """
+    import string
+
+    for segment in template:
+        for _, name, _, _ in string.Formatter().parse(segment):
+            if name and not run_ids.get(name):
+                option = "--user ID" if name == "user_id" else f"--id {name}=VALUE"
+                raise InvalidArgumentError(
+                    f"the namespace {format_namespace_path(template)} needs {name!r}: pass "
+                    f'{option} (or give it in the --config file\'s "ids")'
+                )
 
 
 UI_EXPOSES = (
@@ -1125,10 +1151,12 @@ def ui(
 
     Serves a local web page on 127.0.0.1 (unless --allow-remote) and prints its URL with a
     random token, e.g. http://127.0.0.1:8766/?token=...; only a browser given that URL gets
-    in. Shows the namespaces with counts, each namespace's memories (validity, quarantined
-    ones), a memory's history; searches in each mode with why each result ranks; edits,
+    in. Shows the namespaces with counts, each namespace's memories (validity, who wrote
+    them), a memory's history; searches in each mode with why each result ranks; edits,
     forgets and erases a memory (after a confirmation); exports a namespace as JSON Lines.
-    Runs until Ctrl-C. Needs pip install 'memvault[ui]'.
+    Its Held page lists the memories the poisoning firewall keeps out of prompts, each with
+    why, and releases one after review (as memvault release does). Runs until Ctrl-C.
+    Needs pip install 'memvault[ui]'.
     """
     from memvault.mcp_server import check_host
 

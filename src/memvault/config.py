@@ -30,7 +30,7 @@ from memvault.context import (
 )
 from memvault.errors import InvalidArgumentError, validation_problem
 from memvault.model import ORIGINS, Namespace, Origin
-from memvault.provenance import DEFAULT_TRUST
+from memvault.provenance import DEFAULT_TRUST, validate_trust
 from memvault.store import MemoryStore
 from memvault.truncation import MIN_BUDGET_CHARS
 
@@ -118,11 +118,17 @@ class MemoryConfig(BaseModel):
         "'assistant', 'tool', 'extractor', 'api', 'import'; default all but 'assistant'.",
     )
 
-    @field_validator("trust")
+    @field_validator("trust", mode="before")
     @classmethod
-    def _trust(cls, trust: tuple[Origin, ...]) -> tuple[Origin, ...]:
-        """The origins once each, in :data:`~memvault.model.ORIGINS` order (a set's dump)."""
-        return tuple(origin for origin in ORIGINS if origin in trust)
+    def _trust(cls, trust: Any) -> tuple[Origin, ...]:
+        """The origins once each, in :data:`~memvault.model.ORIGINS` order (a set's dump).
+
+        Raises:
+            InvalidArgumentError: As :func:`memvault.provenance.validate_trust` (a string
+                such as ``"user"``, or no origin), with its message.
+        """
+        origins = validate_trust(trust)
+        return tuple(origin for origin in ORIGINS if origin in origins)
 
     def __init__(self, **fields: Any) -> None:
         """Validate the fields (see the class attributes).

@@ -76,8 +76,9 @@ lower-cased text from outside words only (``screen`` is linear in the text's len
 about 0.2 ms a memory of the sets and 0.3 s for the slowest 32,000-character hostile text
 (the rule before this revision: 0.25 ms and 0.27 s, on the same loaded 2-core machine).
 
-A reviewer lets a held memory be recalled with :func:`release` (``memvault release``,
-:meth:`MemoryScope.release <memvault.MemoryScope.release>`).
+A reviewer lets a held memory be recalled with :func:`memvault.review.release` (``memvault
+release``, :meth:`MemoryScope.release <memvault.MemoryScope.release>`), after listing what is
+held with :func:`memvault.review.held_memories`.
 """
 
 from __future__ import annotations
@@ -90,16 +91,9 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from memvault.arguments import MAX_COUNT
-from memvault.errors import InvalidArgumentError, ItemNotFoundError, shown
-from memvault.history import validate_source
-
-if TYPE_CHECKING:
-    from memvault.items import MemoryItem
-    from memvault.model import Namespace
-    from memvault.store import MemoryStore
+from memvault.errors import InvalidArgumentError, shown
 
 QUARANTINED: Final = "quarantined"
 """The value field the agent layer writes on a memory the rule holds: the reason, a str."""
@@ -756,107 +750,17 @@ def held(value: Mapping[str, Any]) -> str | None:
     text = value.get("text")
     if not isinstance(text, str):
         return None
-    if value.get(RELEASED) == _digest(text):
+    if value.get(RELEASED) == released_mark(text):
         return None
     return screen(text)
 
 
-SCAN_PAGE: Final = 1000
-"""How many memories :func:`held_memories` reads from the store at a time."""
+def released_mark(text: str) -> str:
+    """What ``"released"`` holds for ``text``: its SHA-256, hex (64 characters).
 
-
-def held_memories(
-    store: MemoryStore,
-    prefix: Namespace,
-    *,
-    limit: int,
-    offset: int = 0,
-    as_of: float | None = None,
-    include_closed: bool = False,
-) -> tuple[list[MemoryItem], bool]:
-    """The memories under ``prefix`` that :func:`held` holds, for review.
-
-    Read through the store's public ``search`` (no query: most recently updated first),
-    :data:`SCAN_PAGE` at a time, until ``offset + limit`` held memories and one more are found
-    or the store has no more (at most :data:`memvault.arguments.MAX_COUNT` memories read).
-    ``memvault list --quarantined`` and the inspector's held memories page list them.
-
-    Args:
-        store: The :class:`~memvault.MemoryStore`.
-        prefix: A namespace, e.g. ``("users",)``; ``()`` for the whole store.
-        limit: At most this many memories.
-        offset: Held memories skipped first.
-        as_of: List what held at this time (Unix seconds), as ``MemoryStore.search`` does.
-        include_closed: Also memories that no longer hold (superseded or ended).
-
-    Returns:
-        The held memories (at most ``limit``) and whether more follow.
+    Written by :func:`memvault.review.release`; :func:`held` lets a memory through when its
+    ``"released"`` matches its text as it is now.
     """
-    wanted = offset + limit + 1
-    found: list[MemoryItem] = []
-    start = 0
-    while len(found) < wanted and start <= MAX_COUNT:
-        page = store.search(
-            prefix, limit=SCAN_PAGE, offset=start, as_of=as_of, include_closed=include_closed
-        )
-        found += [item for item in page if held(item.value) is not None]
-        if len(page) < SCAN_PAGE:
-            break
-        start += SCAN_PAGE
-    return found[offset : offset + limit], len(found) > offset + limit
-
-
-def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str = "reviewer") -> str:
-    """Let a held memory be recalled again, after a person reviewed it.
-
-    The memory is written again without ``"quarantined"`` and with ``"released"`` (a digest of
-    its text, so the release holds for this text only: a memory changed since is screened
-    again, and one the agent layer writes again is marked again); its history gets an
-    ``"update"`` entry whose source is ``source`` (``"reviewer"``). Written only over what was
-    read (compare-and-set), keeping its expiry, validity and provenance (a released
-    memory is still its writer's: the trust policy still applies to it).
-
-    Args:
-        store: The :class:`~memvault.MemoryStore`.
-        namespace: The memory's namespace, e.g. ``("users", "alice")``.
-        key: Its key.
-        source: Who released it, recorded in the history (a lower-case identifier).
-
-    Returns:
-        The reason it was held.
-
-    Raises:
-        ItemNotFoundError: If no memory is stored at ``key`` in ``namespace``.
-        InvalidArgumentError: If the memory is not held (nothing to release), or ``source``
-            is not a lower-case identifier.
-        ConflictError: If the memory was changed meanwhile (read it again and review it).
-    """
-    validate_source(source)
-    item = store.get(namespace, key)
-    if item is None:
-        raise ItemNotFoundError(f"key: no memory {key!r} in namespace {namespace!r}")
-    reason = held(item.value)
-    if reason is None:
-        raise InvalidArgumentError(
-            f"key: memory {key!r} is not held (memvault list --quarantined lists those that are)"
-        )
-    value = {name: field for name, field in item.value.items() if name != QUARANTINED}
-    value[RELEASED] = _digest(item.text)
-    ttl = None if item.expires_at is None else max(item.expires_at - store.clock(), 1e-3)
-    store.put(
-        namespace,
-        key,
-        value,
-        ttl=ttl,
-        source=source,
-        if_updated_at=item.updated_at,
-        provenance=item.provenance,
-    )
-    return reason
-
-
-def _digest(text: str) -> str:
-    """What ``"released"`` holds: the SHA-256 of the released text, hex."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -182,6 +182,10 @@ def build_server(scope: MemoryScope) -> Server[Any]:
     async def call_tool(ctx: Any, params: Any) -> Any:
         arguments = params.arguments or {}
         try:
+            if params.name not in schemas:  # the tools list_tools lists, history among them
+                raise InvalidArgumentError(
+                    f"no memory tool {shown(params.name)}; the tools are {sorted(schemas)}"
+                )
             if params.name == "history":
                 import anyio.to_thread
 

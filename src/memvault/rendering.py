@@ -3,7 +3,8 @@
 ``MemoryStore.search`` (and ``asearch``), ``MemoryScope.recall`` and ``MemoryScope.list``
 return :class:`Memories`, a subclass of ``list[MemoryItem]``: every caller and type checker
 still gets a list, and a notebook cell ending in a search shows an HTML table instead of the
-items' reprs (:func:`html_table`: key, text, score and what it is, since/until, namespace).
+items' reprs (:func:`html_table`: key, text, score and what it is, since/until, namespace, who
+wrote it, and why the firewall holds it from prompts if it does).
 
 This is for people. What a model reads is :func:`memvault.context.format_memories`, one line
 of JSON per memory, fenced as data; the two are not mixed.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
+from memvault.firewall import held
 from memvault.items import MemoryItem
 from memvault.moments import day_text
 from memvault.namespace import format_namespace_path
@@ -28,7 +30,7 @@ TABLE_TEXT_CHARS = 500
 """Most characters of a memory's text a table cell shows; a longer text is cut with the
 marker of :func:`memvault.truncation.truncated` (the item keeps its whole text)."""
 
-_COLUMNS = ("key", "text", "score", "since", "until", "namespace")
+_COLUMNS = ("key", "text", "score", "since", "until", "namespace", "written by", "held")
 
 
 class Memories(list[MemoryItem]):
@@ -49,7 +51,10 @@ def html_table(items: Iterable[MemoryItem]) -> str:
     Columns: ``key``; ``text`` (cut to :data:`TABLE_TEXT_CHARS`); ``score`` with what it is
     (``"0.150 hybrid"``, empty without a score); ``since`` and ``until``, the days (UTC) its
     ``valid_from`` and ``valid_to`` fall on (``until`` empty while it holds); ``namespace``
-    as a path (``users/alice``). Every text is escaped with :func:`html.escape`.
+    as a path (``users/alice``); ``written by``, the origin and session of its provenance
+    (``"user · thread-1"``, ``"api"``; :class:`~memvault.model.Provenance`); ``held``, why
+    the poisoning firewall holds it from prompts (:func:`memvault.firewall.held`), empty if
+    it does not. Every text is escaped with :func:`html.escape`.
 
     Args:
         items: The memories (any iterable of :class:`~memvault.items.MemoryItem`).
@@ -67,6 +72,7 @@ def html_table(items: Iterable[MemoryItem]) -> str:
 
 
 def _row(item: MemoryItem) -> str:
+    origin, session = item.provenance.origin, item.provenance.session
     score = "" if item.score is None else f"{item.score:.3f} {item.score_type or ''}".strip()
     cells = (
         item.key,
@@ -75,6 +81,8 @@ def _row(item: MemoryItem) -> str:
         day_text(item.valid_from),
         "" if item.valid_to is None else day_text(item.valid_to),
         format_namespace_path(item.namespace),
+        " · ".join(part for part in (origin, session) if part is not None),
+        held(item.value) or "",
     )
     shown = [f"<td>{html.escape(cell)}</td>" for cell in cells]
     shown[1] = f'<td style="text-align: left">{html.escape(cells[1])}</td>'  # text reads left

@@ -31,13 +31,13 @@ from memvault.context import (
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor, FactExtractor
 from memvault.filters import Filter, normalize_filter
-from memvault.firewall import release
 from memvault.items import MemoryItem, validate_moment, validate_ttl
 from memvault.model import Namespace, Origin
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
 from memvault.provenance import DEFAULT_TRUST, validate_trust
 from memvault.reconcile import Reconciler
 from memvault.rendering import Memories
+from memvault.review import release
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.truncation import check_budget
 from memvault.turn_context import SessionTails
@@ -522,7 +522,7 @@ class MemoryScope:
     def release(self, key: str, *, source: str = "reviewer") -> str:
         """Let a memory held by the poisoning firewall be recalled, after a person reviewed it.
 
-        See :func:`memvault.firewall.release`: the memory at ``key`` in this namespace loses
+        See :func:`memvault.review.release`: the memory at ``key`` in this namespace loses
         ``"quarantined"``, gets ``"released"`` (for its text as it is now), and its history an
         ``"update"`` by ``source``; :meth:`recall` and :meth:`context` then include it.
 

@@ -15,7 +15,7 @@ source ``"ui"`` in the history:
 - **forget**: ``delete`` of the version shown (its history stays);
 - **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
 - **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
-  prompts again (:func:`memvault.firewall.release`, as ``memvault release`` does: its history
+  prompts again (:func:`memvault.review.release`, as ``memvault release`` does: its history
   says ``"reviewer"``), if it is still the version the page showed.
 
 Forget, erase and release take two steps: ``GET /forget/...`` (or ``/erase/...``,
@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from memvault.errors import ConflictError, InvalidArgumentError, ItemNotFoundError
-from memvault.firewall import QUARANTINED, RELEASED, held, release, screen
+from memvault.firewall import QUARANTINED, RELEASED, held, screen
 from memvault.inspector.forms import read_form
 from memvault.inspector.paths import read_item
 from memvault.inspector.render import item_url
@@ -41,6 +41,7 @@ from memvault.inspector.views import form_token_of, html, store_of
 from memvault.items import MemoryItem
 from memvault.model import Namespace
 from memvault.namespace import format_namespace_path
+from memvault.review import release
 
 SOURCE = "ui"
 """The source the history records for the inspector's changes."""

@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
-from memvault.firewall import held, held_memories
+from memvault.firewall import held
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
 from memvault.inspector.render import page
@@ -32,6 +32,7 @@ from memvault.model import SEARCH_MODES, Namespace, SearchMode
 from memvault.moments import day_text, read_moment
 from memvault.namespace import format_namespace_path, parse_namespace_path
 from memvault.periods import named_periods
+from memvault.review import held_memories
 from memvault.store import MemoryStore
 
 PAGE_SIZE = 50
@@ -179,7 +180,7 @@ async def _held_page(
 ) -> tuple[list[Listed], bool]:
     """Page ``number`` of the held memories under ``prefix``, and whether more follow.
 
-    Closed memories included; read by :func:`memvault.firewall.held_memories`.
+    Closed memories included; read by :func:`memvault.review.held_memories`.
     """
     found, more = await run_in_threadpool(
         held_memories,

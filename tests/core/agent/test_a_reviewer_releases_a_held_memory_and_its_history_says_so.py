@@ -1,4 +1,4 @@
-"""A reviewer releases a held memory (`MemoryScope.release`, `memvault.firewall.release`): it is
+"""A reviewer releases a held memory (`MemoryScope.release`, `memvault.review.release`): it is
 recalled from then on, the history records an update by "reviewer"; the release covers that
 text only, and what is absent or not held is refused with a typed error."""
 

@@ -49,7 +49,9 @@ def test_trust_round_trips_in_origin_order_and_builds_the_policy():
     assert AgentMemory.from_config(config).trust == {"user", "tool"}
     default = MemoryConfig.parse(CONFIG).model_dump(mode="json")["trust"]
     assert default == ["user", "tool", "extractor", "api", "import"]
-    with pytest.raises(InvalidArgumentError, match="field trust.0:.*'assistant'"):
+    with pytest.raises(
+        InvalidArgumentError, match="field trust: trust holds 'robot',.* user, assistant,"
+    ):
         MemoryConfig.parse({"trust": ["robot"]})
 
 

@@ -1,7 +1,7 @@
 """What a store holds reaches the terminal escaped (issue 29): a stored newline or ANSI escape
 in a text, speaker, key or namespace prints as ``\\n`` or ``\\x1b`` in `search`, `list`,
 `namespaces`, `stats` and `history`, so a memory can neither forge a result line nor clear the
-screen; each command prints one line per entry."""
+screen; each command prints one line per entry (and a held memory its `held:` line)."""
 
 from memvault import MemoryStore
 from memvault.moments import validity_text
@@ -25,13 +25,15 @@ def test_stored_control_characters_are_shown_escaped(tmp_path):
     when = f" ({validity_text(bob.valid_from, None)})"  # written the same day as alice's
 
     alice = f"[users/alice tea{SHOWN}] user{SHOWN}: I like tea\\n 2. 1.000 [users/alice fake:1]"
+    held = "    held: hidden: U+001B unnamed"  # the firewall holds a text with control characters
     searched = cli("search", "tea", "-n", "users/alice", store=folder).stdout
-    assert searched.splitlines() == [f" 1. 1.000 {alice} user: I am an admin{SHOWN}{when}"]
+    assert searched.splitlines() == [f" 1. 1.000 {alice} user: I am an admin{SHOWN}{when}", held]
 
     listed = cli("list", store=folder).stdout.splitlines()
     assert listed == [
         f" 1. [users/bob\\n{SHOWN} k] Bob likes coffee{when}",
         f" 2. {alice} user: I am an admin{SHOWN}{when}",
+        held,
     ]
     assert cli("namespaces", store=folder).stdout.splitlines() == [
         "users/alice",

@@ -2,7 +2,8 @@
 memory edited to harmless words is no longer held (no stale reason quoting words gone), and a
 memory edited into an instruction is held with the new reason."""
 
-from memvault.firewall import QUARANTINED, RELEASED, held, release, screen
+from memvault.firewall import QUARANTINED, RELEASED, held, screen
+from memvault.review import release
 from tests.core.inspector_client import browser, new_store, submit, texts
 
 ALICE = ("users", "alice")

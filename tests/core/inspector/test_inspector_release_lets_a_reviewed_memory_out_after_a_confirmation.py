@@ -1,6 +1,6 @@
 """A memory the firewall holds can be released from its page or from the held memories' page:
 the link opens a confirmation saying why it is held and what a release does, which changes
-nothing; its form releases it (``memvault.firewall.release``), the memory is no longer held or
+nothing; its form releases it (``memvault.review.release``), the memory is no longer held or
 listed as held, and its history shows an update by "reviewer"."""
 
 from memvault.firewall import held

@@ -1,6 +1,7 @@
 """``memvault mcp`` refuses, in one line and before any store is opened, a configuration it
-cannot serve: no ``--user`` (or another id of the template), naming the id to give rather
-than serving some other namespace, or a config file asking for a model."""
+cannot serve: no ``--user`` (or another id of the template), naming the option that gives
+the id (``--user ID``, ``--id team=VALUE``) rather than serving some other namespace, or a
+config file asking for a model."""
 
 import json
 
@@ -12,7 +13,7 @@ def test_no_user_is_refused(tmp_path):
     result = cli("mcp", store=folder, check=False)
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
-    assert "user_id" in result.stderr
+    assert "needs 'user_id': pass --user ID" in result.stderr
     assert not folder.exists()
 
 
@@ -25,7 +26,8 @@ def test_a_template_id_missing_from_the_config_is_refused(tmp_path):
         "mcp", "--config", str(config), "--user", "alice", store=tmp_path / "s", check=False
     )
     assert result.exit_code == 1
-    assert "team" in result.stderr and result.stderr.count("\n") == 1
+    assert "needs 'team': pass --id team=VALUE" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_a_config_asking_for_a_model_is_refused(tmp_path):
