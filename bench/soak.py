@@ -12,10 +12,15 @@ Processes, all on one store folder (the default embedder, MiniLM, as ``memvault 
   agent1: <made-up words>."), and every seventh turn repeats the note of three turns before,
   so the stored fact is merged into (a history of ``add`` then ``merge``).
 - ``memvault ingest`` (the command line, a process of its own) of LoCoMo conversations, one
-  after another while the run lasts (at least one, at most ``--ingests``), each into its own
-  namespace ``("locomo", "<conversation>")``.
+  after another, started while the agents run (at least one, at most ``--ingests``; with
+  ``--sessions N`` each cut to its first N sessions), each into its own namespace
+  ``("locomo", "<conversation>")``.
 - ``--searchers`` processes (default 2) searching in a loop (dense, lexical and hybrid in turn;
   one agent's namespace, the LoCoMo namespaces or the whole store), ``--pause`` seconds apart.
+
+Every child loads its models (one agent turn, or one search, of its own) before the clock
+starts; then the agents run for ``--minutes``, and the searchers until the last ingest has
+ended too (it may end after the agents: ``seconds`` in the results).
 
 Midway (at half the run) the parent kills agent 0 with SIGKILL and starts it again (a new
 process for the same user, numbering its notes afresh).
@@ -69,7 +74,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 REPO = Path(__file__).resolve().parents[1]
 LOCOMO_BESIDE = REPO.parent / "shared" / "data" / "locomo"
@@ -78,7 +83,7 @@ REPEAT_EVERY = 7  # every seventh turn repeats the note of REPEAT_BACK turns bef
 REPEAT_BACK = 3
 GENERATION = 1_000_000  # note numbers of an agent's n-th process start at n * GENERATION
 FACT = "The user says: "
-MODES = ("dense", "lexical", "hybrid")
+MODES: tuple[Literal["dense", "lexical", "hybrid"], ...] = ("dense", "lexical", "hybrid")
 
 
 # -- what the agents say and their models answer -------------------------------------------
@@ -164,9 +169,10 @@ def wait_for_go(run: Path, name: str) -> None:
 
 
 def run_agent(run: Path, user: str, generation: int, llm_seconds: float) -> None:
-    """One agent process: turns in a loop until ``run/stop`` exists (see the module docstring).
+    """One agent process: turns in a loop until ``run/stop-agents`` exists (module docstring).
 
-    Appends to ``run/acks-<user>-<generation>.jsonl`` one line per acknowledged turn
+    Its warm-up turn, before the clock starts, is the user ``<user>-warm-up``'s. Appends to
+    ``run/acks-<user>-<generation>.jsonl`` one line per acknowledged turn
     (``{"turn", "fact", "at" (Unix seconds), "reply_ms", "save_ms"}``), one per error
     (``{"error"}``) and, at a clean end, ``{"done": turns, "failures": int}``.
     """
@@ -187,13 +193,14 @@ def run_agent(run: Path, user: str, generation: int, llm_seconds: float) -> None
         store, extractor=FactExtractor(ExtractionLLM(llm_seconds)), background=True
     )
     agent = create_agent(ChatModel(messages=itertools.repeat("Noted.")), middleware=[middleware])
-    warm_up = {"messages": [("user", statement(user, -1))]}  # loads the embedder, off the clock
-    agent.invoke(warm_up, context={"user_id": f"{user}-warm-up"})
+    agent.invoke(  # loads the embedder, off the clock
+        {"messages": [("user", statement(user, -1))]}, context={"user_id": f"{user}-warm-up"}
+    )
     middleware.flush()
     wait_for_go(run, f"{user}-{generation}")
     said: list[str] = []
     number = generation * GENERATION
-    while not (run / "stop").exists():
+    while not (run / "stop-agents").exists():
         repeat = number % REPEAT_EVERY == REPEAT_EVERY - 1 and len(said) >= REPEAT_BACK
         text = said[-REPEAT_BACK] if repeat else statement(user, number)
         failures = middleware.memory.ingestion.failures
@@ -481,7 +488,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--sessions", type=int, default=0, help="first sessions of a conversation ingested; 0 all"
     )
     parser.add_argument("--llm-seconds", type=float, default=0.0, help="per extraction call")
-    parser.add_argument("--pause", type=float, default=0.01, help="seconds between searches")
+    parser.add_argument("--pause", type=float, default=0.05, help="seconds between searches")
     parser.add_argument(
         "--path", type=Path, help="run folder (store/ and logs; must not exist); default a temp"
     )
@@ -514,6 +521,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     while len(list(run.glob("ready-*"))) < len(children):
         dead = [name for name, child in children.items() if child.poll() is not None]
         if dead:
+            (run / "stop-agents").touch()
             (run / "stop").touch()
             raise SystemExit(f"{dead[0]} died before the start:\n{tail(run, dead[0])}")
         if time.monotonic() > deadline:
@@ -557,8 +565,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             children["agent0-1"] = spawn(
                 run, "agent0-1", "agent", run, "agent0", 1, args.llm_seconds
             )
-        if now >= end and ingest is None:
-            break
+        if now >= end:
+            (run / "stop-agents").touch()  # the searchers go on while an ingest finishes
+            if ingest is None:
+                break
         time.sleep(0.05)
     seconds = time.monotonic() - began
     (run / "stop").touch()
