@@ -22,8 +22,9 @@ Every child loads its models (one agent turn, or one search, of its own) before 
 starts; then the agents run for ``--minutes``, and the searchers until the last ingest has
 ended too (it may end after the agents: ``seconds`` in the results).
 
-Midway (at half the run) the parent kills agent 0 with SIGKILL and starts it again (a new
-process for the same user, numbering its notes afresh).
+Midway (at half the agents' run) the parent kills agent 0 with SIGKILL and starts it again (a
+new process for the same user, numbering its notes afresh; it loads its models first, so it
+joins late).
 
 **Acknowledged.** A turn is acknowledged when ``agent.invoke`` returned (the middleware's
 ``after_agent`` handed the turn to the memory's worker thread) and then
@@ -43,7 +44,8 @@ before the next turn, so the log names every acknowledged turn even after SIGKIL
 - every ``memvault ingest`` exited 0 and each ingested namespace holds exactly the turns of
   its conversation file;
 - 0 errors in any process (an exception, a failed flush, a warning logged by memvault, a child
-  that exited non-zero), and the other agents acknowledged turns after the kill.
+  that exited non-zero); agent 0 had acknowledged turns before the kill, and the other agents
+  acknowledged turns after it.
 
 Figures, milliseconds, p50 / p99 (nearest rank): ``reply`` (``agent.invoke``: recall and the
 model), ``save`` (the ``flush`` after it: the part of the turn's extraction and writes the
@@ -53,7 +55,7 @@ searcher).
 
 Usage:
     uv run python bench/soak.py --minutes 10                    # the long run
-    uv run python bench/soak.py --minutes 0.3 --ingests 1       # CI size (tests/bench/)
+    uv run python bench/soak.py --minutes 0.25 --ingests 1 --sessions 1   # CI size
 
 Exits 1 when any problem was found (they are printed), else 0; writes ``soak.json`` to
 ``--out``.
