@@ -19,9 +19,11 @@ the store (whether similar memories exist), which is why this replays real conve
 
 Usage:
     uv run python bench/llm_calls.py ../shared/data/locomo [--conversations N] [--turns N]
+        [--out DIR]
 
 Prints, per configuration: turns, calls per turn (mean), how many turns took 0, 1 and 2 calls,
-and the memories stored.
+and the memories stored; writes them as ``llm_calls.json`` and ``llm_calls.png`` (turns by the
+LLM calls they took, per configuration) to ``--out``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from cached_embedder import CachedEmbedder  # noqa: E402
+from charts import grouped_bars  # noqa: E402
 
 from memvault import (  # noqa: E402
     AgentMemory,
@@ -128,11 +131,36 @@ def replay(configuration: str, conversations: list[list], embedder: CachedEmbedd
     }
 
 
+def chart(results: dict, path: Path) -> Path:
+    """Write how many turns took 0, 1, 2... LLM calls, per configuration, as a PNG."""
+    most = max(int(n) for got in results.values() for n in got["turns_by_calls"])
+    calls = [str(n) for n in range(most + 1)]
+    turns = next(iter(results.values()))["turns"]
+    return grouped_bars(
+        path,
+        groups=[
+            f"{name}\n({got['calls_per_turn']:.2f} calls/turn)" for name, got in results.items()
+        ],
+        series={
+            f"{n} call{'s' * (n != '1')}": [
+                got["turns_by_calls"].get(n, 0) for got in results.values()
+            ]
+            for n in calls
+        },
+        title=f"LLM calls per ingested turn ({turns} LoCoMo turns, scripted model)",
+        xlabel="configuration (mean LLM calls per turn)",
+        ylabel="turns (count)",
+        legend="LLM calls in a turn",
+        note="calls counted for real on a deterministic stand-in model; no latency measured",
+    )
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="folder of LoCoMo conversation *.json files")
     parser.add_argument("--conversations", type=int, help="only the first N files (sorted)")
     parser.add_argument("--turns", type=int, help="only the first N turns of each")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     files = sorted(args.data.glob("*.json"))[: args.conversations]
     if not files:
@@ -146,6 +174,10 @@ def main(argv: list[str] | None = None) -> dict:
     for name, got in results.items():
         spread = " / ".join(str(got["turns_by_calls"].get(str(n), 0)) for n in range(3))
         print(f"{name:<22} {got['calls_per_turn']:>10.3f} {spread:>18} {got['memories']:>9}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "llm_calls.json").write_text(json.dumps(results, indent=2) + "\n")
+    drawn = chart(results, args.out / "llm_calls.png")
+    print(f"wrote {args.out / 'llm_calls.json'} and {drawn}")
     return results
 
 

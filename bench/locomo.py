@@ -30,13 +30,14 @@ How the store's ranking constants were chosen (leave one conversation out) is
 
 Usage:
     uv run python bench/locomo.py ../shared/data/locomo [--conversations N] [--out DIR]
-        [--context B,A]
+        [--context B,A] [--sessions N]
 
 ``--context B,A`` remakes each turn's context with B turns before it and A after it
 (:func:`memvault.conversations.with_context`) instead of the library's default window; the
 ``memvault agent`` replay keeps the library's window (``memvault.turn_context``).
 
-Prints the tables, writes ``locomo.json`` and ``locomo.png`` (recall@k by system) to ``--out``.
+Prints the tables, writes ``locomo.json``, ``locomo.png`` (recall@k by system) and
+``locomo-categories.png`` (recall@10 by question category and system) to ``--out``.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cached_embedder import EMBEDDERS, CachedEmbedder  # noqa: E402
+from charts import grouped_bars  # noqa: E402
 
 from memvault import AgentMemory, MemoryStore  # noqa: E402
 from memvault.conversations import Turn, load_conversation, with_context  # noqa: E402
@@ -264,8 +266,13 @@ def run(
     systems: list[str],
     embedder: CachedEmbedder,
     context: Window = None,
+    sessions: int | None = None,
 ) -> dict:
-    """Score every system on the conversations in ``data``; returns the results dict."""
+    """Score every system on the conversations in ``data``; returns the results dict.
+
+    ``sessions`` keeps the first N sessions of each conversation and the questions whose
+    evidence lies within them (a small slice that runs in seconds, as the notebooks use it).
+    """
     files = sorted(data.glob("*.json"))[:conversations]
     if not files:
         raise SystemExit(f"no LoCoMo *.json files in {data}")
@@ -278,6 +285,10 @@ def run(
         for number, file in enumerate(files):
             turns = conversation_turns(file, context)
             qa = [q for q in json.loads(file.read_text())["qa"] if evidence_ids(q)]
+            if sessions is not None:
+                turns = [t for t in turns if t.session is not None and t.session <= sessions]
+                said = {t.turn_id for t in turns}
+                qa = [q for q in qa if evidence_ids(q) <= said]
             questions += len(qa)
             embedder.warm([q["question"] for q in qa], queries=True)
             embedder.warm([peer_text(t) for t in turns] + [f"{t.text}\n{t.context}" for t in turns])
@@ -299,6 +310,7 @@ def run(
                         by_conversation[system][(file.stem, k)].append(got)
     results = {
         "conversations": [f.stem for f in files],
+        "sessions": sessions,
         "questions": questions,
         "ks": list(KS),
         "systems": {},
@@ -366,32 +378,42 @@ def replay_table(results: dict, ingest: str = "memvault", replay: str = "memvaul
     return "\n".join(lines)
 
 
-def chart(results: dict, path: Path) -> None:
-    """Draw recall@k by system as grouped bars into a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    systems = list(results["systems"])
-    ks = results["ks"]
-    width = 0.8 / len(systems)
-    figure, axes = plt.subplots(figsize=(9, 4.5))
-    for i, name in enumerate(systems):
-        values = [results["systems"][name]["recall"]["all"][str(k)] for k in ks]
-        axes.bar(np.arange(len(ks)) + i * width, values, width, label=name)
-    axes.set_xticks(np.arange(len(ks)) + width * (len(systems) - 1) / 2)
-    axes.set_xticklabels([f"recall@{k}" for k in ks])
-    axes.set_ylim(0, 1)
-    axes.set_ylabel("evidence recall")
+def charts(results: dict, out: Path) -> list[Path]:
+    """Write ``locomo.png`` (recall@k by system) and ``locomo-categories.png`` (recall@10 by
+    question category and system) to ``out``; returns their paths."""
+    systems = results["systems"]
     count = len(results["conversations"])
-    axes.set_title(
-        f"LoCoMo evidence recall, {count} conversations, {results['questions']} questions"
-    )
-    axes.legend(fontsize=8, ncol=2)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    sliced = f" (sessions 1-{results['sessions']})" if results.get("sessions") else ""
+    run = f"{count} conversation{'s' * (count != 1)}{sliced}, {results['questions']} questions"
+    categories = [c for c in CATEGORIES.values() if c in next(iter(systems.values()))["recall"]]
+    asked = next(iter(systems.values()))["questions"]
+    return [
+        grouped_bars(
+            out / "locomo.png",
+            groups=[f"recall@{k}" for k in results["ks"]],
+            series={
+                name: [got["recall"]["all"][str(k)] for k in results["ks"]]
+                for name, got in systems.items()
+            },
+            title=f"LoCoMo evidence recall by system ({run})",
+            xlabel="cut-off k (memories recalled per question)",
+            ylabel="evidence recall (share of cited turns, 0-1)",
+            legend="system",
+            ylim=(0, 1),
+        ),
+        grouped_bars(
+            out / "locomo-categories.png",
+            groups=[f"{c} ({asked[c]})" for c in categories],
+            series={
+                name: [got["recall"][c]["10"] for c in categories] for name, got in systems.items()
+            },
+            title=f"LoCoMo recall@10 by question category ({run})",
+            xlabel="question category (questions)",
+            ylabel="evidence recall@10 (0-1)",
+            legend="system",
+            ylim=(0, 1),
+        ),
+    ]
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -404,6 +426,9 @@ def main(argv: list[str] | None = None) -> dict:
         "--embedder", choices=EMBEDDERS, default="minilm", help="the model every system embeds with"
     )
     parser.add_argument("--vectors", type=Path, help="an .npz of vectors, read and saved")
+    parser.add_argument(
+        "--sessions", type=int, help="only the first N sessions of each (and their questions)"
+    )
     parser.add_argument(
         "--context",
         metavar="B,A",
@@ -430,11 +455,12 @@ def main(argv: list[str] | None = None) -> dict:
         systems=systems,
         embedder=embedder,
         context=context,
+        sessions=args.sessions,
     )
     results["context"] = list(context) if context else None
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "locomo.json").write_text(json.dumps(results, indent=2))
-    chart(results, args.out / "locomo.png")
+    drawn = charts(results, args.out)
     print(f"{len(results['conversations'])} conversations, {results['questions']} questions")
     print(table(results))
     if {"memvault", "memvault agent"} <= set(systems):
@@ -442,7 +468,7 @@ def main(argv: list[str] | None = None) -> dict:
         print(replay_table(results))
     if args.vectors:
         embedder.save(args.vectors)
-    print(f"wrote {args.out / 'locomo.json'} and {args.out / 'locomo.png'}")
+    print(f"wrote {args.out / 'locomo.json'}, " + " and ".join(str(p) for p in drawn))
     return results
 
 

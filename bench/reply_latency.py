@@ -24,6 +24,9 @@ time that took and the stored count are reported too.
 Usage:
     uv run python bench/reply_latency.py                      # 20 turns, 1 s LLM, MiniLM
     uv run python bench/reply_latency.py --turns 5 --llm-seconds 0.2 --embedder hashing  # CI
+
+Writes ``reply_latency.json`` and ``reply_latency.png`` (p50 and p95 per configuration) to
+``--out``.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_memvault import MemoryMiddleware
 
 from memvault import FactExtractor, HashingEmbedder, MemoryStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from charts import grouped_bars  # noqa: E402
 
 CONFIGS = ("no memory", "recall only", "background=False", "background=True")
 SAVING = CONFIGS[2:]
@@ -86,7 +93,7 @@ def percentiles(values: list[float]) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """Run the benchmark, print its table, write ``reply_latency.json`` to ``--out``.
+    """Run the benchmark, print its table, write ``reply_latency.json`` and ``.png`` to ``--out``.
 
     Returns:
         ``{"turns", "llm_seconds", "embedder", "latency_ms": {config: {"p50", "p95"}},
@@ -189,7 +196,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "reply_latency.json").write_text(json.dumps(results, indent=2) + "\n")
+    chart(results, args.out / "reply_latency.png")
     return results
+
+
+def chart(results: dict[str, Any], path: Path) -> Path:
+    """Write the reply latency (p50 and p95, ms) per configuration as a PNG; returns ``path``."""
+    latency = results["latency_ms"]
+    return grouped_bars(
+        path,
+        groups=list(latency),
+        series={q: [latency[config][q] for config in latency] for q in ("p50", "p95")},
+        title=f"Reply latency with memory ({results['turns']} turns per configuration)",
+        xlabel="configuration",
+        ylabel="agent.invoke wall time (ms)",
+        legend="quantile",
+        note=(
+            f"scripted chat model; extraction LLM scripted to take {results['llm_seconds']:g} s; "
+            f"{results['embedder']} embedder; measured in this run"
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ Usage:
     uv run python bench/speed.py --sizes 1000,10000,100000
     uv run python bench/speed.py --sizes 1000000 --precomputed
     uv run python bench/speed.py --sizes 10000,100000 --precomputed --per-namespace 100
+
+Writes ``speed-N.json`` (``speed-N-precomputed.json``) and ``speed-N.png`` (p50 latency by
+operation and system) per size to ``--out``.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from charts import grouped_bars  # noqa: E402
 
 NAMESPACES = 100
 NAMES = [
@@ -487,6 +492,33 @@ def report(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+SYSTEM_NAMES = ("memvault", "embed+chroma", "chroma", "langgraph")
+"""The first word of a latency's system in its name; the words before it name the operation."""
+
+
+def chart(got: dict, path: Path) -> Path:
+    """Write p50 latency by operation and system (ms, log scale) as a PNG; returns ``path``."""
+    by_system: dict[str, dict[str, float]] = {}
+    for name, quantiles in got["latency_ms"].items():
+        words = name.split()
+        at = next(i for i, word in enumerate(words) if word in SYSTEM_NAMES)
+        operation, system = " ".join(words[:at]), " ".join(words[at:])
+        by_system.setdefault(system, {})[operation] = quantiles["p50"]
+    operations = list(dict.fromkeys(op for ops in by_system.values() for op in ops))
+    kind = "precomputed vectors" if got["precomputed"] else "query embedding included"
+    return grouped_bars(
+        path,
+        groups=operations,
+        series={system: [ops.get(op) for op in operations] for system, ops in by_system.items()},
+        title=f"Latency at N = {got['size']:,} memories in {got['namespaces']:,} namespaces",
+        xlabel="operation",
+        ylabel="p50 latency (ms, log scale)",
+        legend="system",
+        log=True,
+        note=f"{kind}; p95 and throughputs in the JSON beside this chart",
+    )
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000", help="comma-separated N, e.g. 1000,10000")
@@ -539,6 +571,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         results.append(got)
         suffix = "-precomputed" if args.precomputed else ""
         (args.out / f"speed-{size}{suffix}.json").write_text(json.dumps(got, indent=2))
+        chart(got, args.out / f"speed-{size}{suffix}.png")
         print(report([got]), flush=True)
     return results
 

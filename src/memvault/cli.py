@@ -3,7 +3,7 @@ r"""The ``memvault`` command line: ingest conversations, search and manage a sto
 Namespaces are written with ``/`` between segments (``users/alice``); a segment containing ``/``
 or ``\`` escapes it with a backslash (``users/a\/b`` is ``("users", "a/b")``). Every command
 takes ``--path`` (default ``$MEMVAULT_PATH``, else the per-user data folder) and, but ``mcp``
-(a server), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
+and ``ui`` (servers), ``--json`` for machine-readable output; ``memvault --dsn postgresql://...
 COMMAND`` (or ``$MEMVAULT_DSN``) keeps the store in a PostgreSQL database instead
 (:class:`~memvault.PostgresBackend`), in the schema ``memvault`` unless ``--schema`` (or
 ``$MEMVAULT_SCHEMA``) names another.
@@ -23,7 +23,6 @@ absent memory, a damaged store, any :class:`~memvault.errors.MemvaultError`) exi
 
 from __future__ import annotations
 
-import datetime
 import enum
 import importlib.metadata
 import json
@@ -33,7 +32,6 @@ import tempfile
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -45,7 +43,7 @@ from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
-from memvault.model import SEARCH_MODES, Namespace
+from memvault.model import SEARCH_MODES, Namespace, Provenance
 from memvault.namespace import format_namespace_path, parse_namespace_path
 
 if TYPE_CHECKING:
@@ -385,7 +383,9 @@ def _json_item(item: MemoryItem) -> dict[str, Any]:
 def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = False) -> None:
     """Print memories, one line each ending with when it holds (``(since 2023-06-02)``).
 
-    With ``why_held``, each line is followed by one saying why the firewall holds the memory
+    A memory not written through the API carries who wrote it and in which session after
+    that (``[user · thread-1]``, ``[tool]``; :class:`~memvault.model.Provenance`). With
+    ``why_held``, each line is followed by one saying why the firewall holds the memory
     (``   held: override: 'Ignore all previous instructions'``).
     """
     from memvault.firewall import held
@@ -402,9 +402,18 @@ def _print_items(items: list[MemoryItem], as_json: bool, *, why_held: bool = Fal
         speaker = item.value.get("speaker")
         said = f"{speaker}: " if isinstance(speaker, str) else ""
         when = validity_text(item.valid_from, item.valid_to)
-        out.print(_shown(f"{rank:>2}. {score}[{where}] {said}{item.text} ({when})"), markup=False)
+        line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
+        out.print(_shown(line), markup=False)
         if why_held:
             out.print(_shown(f"    held: {held(item.value)}"), markup=False)
+
+
+def _written_by(item: MemoryItem) -> str:
+    """`` [origin · session]`` of a memory's provenance; ``""`` for ``api`` in no session."""
+    origin, session = item.provenance.origin, item.provenance.session
+    if (origin, session) == ("api", None):
+        return ""
+    return f" [{origin}]" if session is None else f" [{origin} · {session}]"
 
 
 def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
@@ -493,14 +502,15 @@ def ingest(
 ) -> None:
     """Store every turn of a conversation as a memory.
 
-    Speaker, turn id and date become metadata. Keys are '<file name>-<hash of the file's
+    Speaker, turn id and date become metadata; each turn's provenance is "assistant" for an
+    assistant message, else "user". Keys are '<file name>-<hash of the file's
     full path>:<turn id>': ingesting the same file again updates the turns that changed and
     leaves the others as they are (nothing embedded), and a file of the same name in another
     folder gets its own keys.
     """
     from rich.progress import track
 
-    from memvault.conversations import load_conversation, source_id
+    from memvault.conversations import Turn, load_conversation, source_id
     from memvault.items import validate_items
 
     target = parse_namespace_path(namespace)
@@ -509,10 +519,14 @@ def ingest(
     turns = load_conversation(file)
     validate_items([(t.key, t.value()) for t in turns])
     store = _open(ctx, path, ttl=ttl)
-    batches = []  # one put_many per run of turns said at the same time, at most BATCH long
-    for _, same_time in groupby(turns, key=lambda t: t.timestamp):
-        run = list(same_time)
-        batches += [run[start : start + BATCH] for start in range(0, len(run), BATCH)]
+    # one put_many per BATCH turns said at one time by one origin (a chat's user and
+    # assistant turns alternate: grouped, not cut into runs of one)
+    alike: dict[tuple[float | None, str], list[Turn]] = {}
+    for turn in turns:
+        alike.setdefault((turn.timestamp, turn.origin), []).append(turn)
+    batches = [
+        run[start : start + BATCH] for run in alike.values() for start in range(0, len(run), BATCH)
+    ]
     progress = track(
         batches,
         description="embedding turns",
@@ -526,6 +540,7 @@ def ingest(
             [(t.key, t.value()) for t in batch],
             timestamp=batch[0].timestamp,
             source="turn",
+            provenance=Provenance(batch[0].origin),
         )
     source = source_id(file)
     _done(
@@ -758,12 +773,6 @@ def _erased(store: MemoryStore, where: Namespace, key: str, item: MemoryItem | N
     return [key]
 
 
-def _time(seconds: float) -> str:
-    """Unix seconds as ISO 8601 UTC, to the second (``2026-11-03T09:15:02Z``)."""
-    moment = datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _text(value: dict[str, Any] | None) -> str:
     """A value as history shows it: its text, quoted, or ``-`` for none."""
     return "-" if value is None else json.dumps(value.get("text"), ensure_ascii=False)
@@ -783,13 +792,15 @@ def history(
     the text before -> after. A deleted memory's history is shown too. The memory must be in
     exactly that namespace, not below it.
     """
+    from memvault.moments import moment_text
+
     entries = _existing(ctx, path).history(parse_namespace_path(namespace), key)
     if not entries:
         _error(f"no history of {key!r} in {namespace}")
         raise typer.Exit(1)
     if as_json:
         rows = [
-            {**entry.to_json(), "namespace": namespace, "time": _time(entry.at)}
+            {**entry.to_json(), "namespace": namespace, "time": moment_text(entry.at)}
             for entry in entries
         ]
         out.print_json(json.dumps(rows, ensure_ascii=False))
@@ -797,7 +808,7 @@ def history(
     for entry in entries:
         out.print(
             _shown(
-                f"{_time(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
+                f"{moment_text(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
                 f"{_text(entry.before)} -> {_text(entry.after)}"
             ),
             markup=False,
@@ -1053,6 +1064,63 @@ def mcp(
     store = _mcp_store(ctx, path, memory_config)
     scope = AgentMemory.from_config(memory_config, store=store).scope(run_ids)
     serve(scope, transport, host=host, port=port, allow_remote=allow_remote)
+
+
+UI_EXPOSES = (
+    "the inspector's token would cross the network unencrypted, and anyone holding it reads, "
+    "changes and erases every memory of the store"
+)
+"""Why ``memvault ui`` refuses another host without --allow-remote."""
+
+
+@app.command()
+def ui(
+    ctx: typer.Context,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="The port; 0 picks a free one.")
+    ] = 8765,
+    host: Annotated[str, typer.Option(help="The address to bind.")] = "127.0.0.1",
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Print the URL; do not open a browser.")
+    ] = False,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Let --host be an address other machines reach (the token then crosses "
+            "the network unencrypted).",
+        ),
+    ] = False,
+    path: StorePath = None,
+) -> None:
+    """Inspect and edit a store in the browser: namespaces, memories, history, search.
+
+    Serves a local web page on 127.0.0.1 (unless --allow-remote) and prints its URL with a
+    random token, e.g. http://127.0.0.1:8765/?token=...; only a browser given that URL gets
+    in. Shows the namespaces with counts, each namespace's memories (validity, quarantined
+    ones), a memory's history; searches in each mode with why each result ranks; edits,
+    forgets and erases a memory (after a confirmation); exports a namespace as JSON Lines.
+    Runs until Ctrl-C. Needs pip install 'memvault[ui]'.
+    """
+    from memvault.mcp_server import check_host
+
+    check_host(host, allow_remote, why=UI_EXPOSES)
+    try:
+        import jinja2  # noqa: F401 - checked here, used by memvault.inspector
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        from memvault.inspector import INSTALL
+
+        raise InvalidArgumentError(f"the inspector needs its web packages: {INSTALL}") from None
+    store = _existing(ctx, path)
+    from memvault.inspector.app import serve
+
+    def announce(url: str) -> None:
+        out.print(f"memvault inspector at {url} (Ctrl-C stops it)", markup=False)
+        sys.stdout.flush()
+
+    serve(store, host=host, port=port, open_browser=not no_browser, announce=announce)
 
 
 def main() -> None:

@@ -9,7 +9,8 @@ builds::
 
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
      "max_memory_chars": 2000, "max_block_chars": 12000, "similarity_threshold": null,
-     "extraction": false, "reconciliation": false, "background": false}
+     "extraction": false, "reconciliation": false, "background": false,
+     "trust": ["user", "tool", "extractor", "api", "import"]}
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from memvault.arguments import MAX_COUNT, MAX_K
 from memvault.backends.memory import InMemoryBackend
@@ -27,7 +28,8 @@ from memvault.context import (
     DEFAULT_MEMORY_HEADER,
 )
 from memvault.errors import InvalidArgumentError, validation_problem
-from memvault.model import Namespace
+from memvault.model import ORIGINS, Namespace, Origin
+from memvault.provenance import DEFAULT_TRUST
 from memvault.store import MemoryStore
 from memvault.truncation import MIN_BUDGET_CHARS
 
@@ -103,6 +105,17 @@ class MemoryConfig(BaseModel):
         default=False,
         description="Store turns on a worker thread, off the reply path (see memvault.background).",
     )
+    trust: tuple[Origin, ...] = Field(
+        default=tuple(o for o in ORIGINS if o in DEFAULT_TRUST),
+        description="The origins whose memories may be recalled into a prompt: of 'user', "
+        "'assistant', 'tool', 'extractor', 'api', 'import'; default all but 'assistant'.",
+    )
+
+    @field_validator("trust")
+    @classmethod
+    def _trust(cls, trust: tuple[Origin, ...]) -> tuple[Origin, ...]:
+        """The origins once each, in :data:`~memvault.model.ORIGINS` order (a set's dump)."""
+        return tuple(origin for origin in ORIGINS if origin in trust)
 
     def __init__(self, **fields: Any) -> None:
         """Validate the fields (see the class attributes).

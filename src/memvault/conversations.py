@@ -41,6 +41,7 @@ from typing import Any
 from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import MAX_TEXT_CHARS, validate_time
+from memvault.model import Origin
 from memvault.periods import MONTH_NAMES
 from memvault.truncation import truncated
 
@@ -79,6 +80,9 @@ class Turn:
         timestamp: When it was said, Unix seconds (UTC), if known.
         context: Text that helps find the turn without being part of it: the session date
             and the neighbouring turns as ``speaker: text`` lines (see :func:`with_context`).
+        origin: Who said it, as its provenance records it (:data:`~memvault.model.Origin`):
+            ``"assistant"`` for a chat message of that role, else ``"user"`` (a LoCoMo
+            speaker is a person).
     """
 
     key: str
@@ -89,6 +93,7 @@ class Turn:
     session_date: str | None = None
     timestamp: float | None = None
     context: str | None = None
+    origin: Origin = "user"
 
     def value(self) -> dict[str, Any]:
         """The turn as a store value: ``text``, ``context`` and the known fields as metadata.
@@ -283,6 +288,7 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
                 speaker=message.get("name") or message["role"],
                 turn_id=str(number),
                 timestamp=_timestamp(message.get("timestamp"), source, where),
+                origin="assistant" if message["role"] == "assistant" else "user",
             )
         )
     return turns

@@ -43,7 +43,7 @@ from typing import Any
 from memvault.arguments import NOT_GIVEN
 from memvault.compare_and_set import retrying
 from memvault.items import MemoryItem
-from memvault.model import Namespace, SearchMode
+from memvault.model import Namespace, Provenance, SearchMode
 from memvault.statements import sentences, states
 from memvault.store import MemoryStore
 from memvault.truncation import TRUNCATION_MARKER
@@ -109,14 +109,14 @@ def rewrite_values(
     source: str,
     ttl: Any = NOT_GIVEN,
 ) -> None:
-    """Write new values of stored memories, each keeping when it holds, only over what was read.
+    """Write new values of stored memories, each keeping when it holds and who wrote it.
 
     A put without ``valid_from`` says the value holds from now, and without ``valid_to``
     that it still holds; a memory whose context changed (forgotten words taken out, the
-    next turn's messages added) holds as it did. So the memories are written with their own
-    ``valid_from`` and ``valid_to``: one :meth:`~memvault.MemoryStore.put_many` per validity
-    (the memories of one turn share one), each only over the versions read
-    (``if_updated_at``).
+    next turn's messages added) holds as it did, and was still said by whoever said it. So
+    the memories are written with their own ``valid_from``, ``valid_to`` and provenance: one
+    :meth:`~memvault.MemoryStore.put_many` per validity and provenance (the memories of one
+    turn share them), each only over the versions read (``if_updated_at``).
 
     Args:
         store: The store.
@@ -129,10 +129,13 @@ def rewrite_values(
         ConflictError: If a memory changed since it was read (the memories of the
             validities written before stay written; read again and retry).
     """
-    by_validity: dict[tuple[float, float | None], list[tuple[MemoryItem, dict[str, Any]]]] = {}
+    groups: dict[
+        tuple[float, float | None, Provenance], list[tuple[MemoryItem, dict[str, Any]]]
+    ] = {}
     for item, value in updates:
-        by_validity.setdefault((item.valid_from, item.valid_to), []).append((item, value))
-    for (valid_from, valid_to), group in by_validity.items():
+        held = (item.valid_from, item.valid_to, item.provenance)
+        groups.setdefault(held, []).append((item, value))
+    for (valid_from, valid_to, provenance), group in groups.items():
         store.put_many(
             namespace,
             [(item.key, value) for item, value in group],
@@ -141,6 +144,7 @@ def rewrite_values(
             if_updated_at={item.key: item.updated_at for item, _ in group},
             valid_from=valid_from,
             valid_to=valid_to,
+            provenance=provenance,
         )
 
 
@@ -215,6 +219,7 @@ def unquote_neighbours(
                     if_updated_at=None,
                     valid_from=current.valid_from,
                     valid_to=current.valid_to,
+                    provenance=current.provenance,
                 )
         return list(erased)
 

@@ -29,7 +29,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
-from memvault.model import Namespace, Record
+from memvault.model import Namespace, Provenance, Record
 from memvault.namespace import is_utf8, validate_key
 
 ScoreType = Literal["cosine", "bm25", "hybrid"]
@@ -219,6 +219,10 @@ class MemoryItem(BaseModel):
             :meth:`MemoryStore.supersede <memvault.MemoryStore.supersede>`), or ``None`` if
             it still holds. A search returns what holds now unless asked ``as_of`` another
             time (:class:`~memvault.model.Validity`).
+        provenance: Who wrote this version and in which session
+            (:class:`~memvault.model.Provenance`: ``origin`` one of
+            :data:`~memvault.model.ORIGINS`, ``session`` or ``None``); ``("api", None)`` for a
+            record written before provenance existed.
         score: Relevance when the item came from a search with a query, ``None`` otherwise;
             ``score_type`` says what it is.
         score_type: ``"cosine"`` (cosine similarity of embeddings, in ``[-1, 1]``, dense
@@ -248,6 +252,11 @@ class MemoryItem(BaseModel):
     )
     valid_to: float | None = Field(
         default=None, description="Held until, Unix seconds (UTC); None: still holds."
+    )
+    provenance: Provenance = Field(
+        default_factory=Provenance,
+        description="Who wrote this version ('user', 'assistant', 'tool', 'extractor', 'api', "
+        "'import') and in which session.",
     )
     score: float | None = Field(default=None, description="Search relevance, if searched.")
     score_type: ScoreType | None = Field(
@@ -318,6 +327,7 @@ class MemoryItem(BaseModel):
             expires_at=record.expires_at,
             valid_from=record.valid_from,
             valid_to=record.valid_to,
+            provenance=record.provenance,
             score=score,
             score_type=score_type if score is not None else None,
         )

@@ -202,16 +202,24 @@ def build_server(scope: MemoryScope) -> Server[Any]:
     )
 
 
-def check_host(host: Any, allow_remote: bool = False) -> str:
-    """The host the HTTP transport binds to: a loopback one unless ``allow_remote``.
+NO_AUTHENTICATION = (
+    "the MCP server has no authentication, so anyone who reaches it reads the memories"
+)
+"""Why :func:`check_host` refuses another host for the MCP server."""
 
-    The server has no authentication of its own: bound to another address, anyone who
-    reaches it reads and changes the user's memories.
+
+def check_host(host: Any, allow_remote: bool = False, *, why: str = NO_AUTHENTICATION) -> str:
+    """The host a local server binds to: a loopback one unless ``allow_remote``.
+
+    The MCP server's HTTP transport has no authentication of its own: bound to another
+    address, anyone who reaches it reads and changes the user's memories. The inspector
+    (``memvault ui``) checks its host here too.
 
     Args:
         host: A host name or IP address.
         allow_remote: Whether a host other than :data:`LOOPBACK_HOSTS` (or another loopback
             address) is allowed.
+        why: What binding another host would expose, for the message.
 
     Returns:
         ``host``.
@@ -230,8 +238,7 @@ def check_host(host: Any, allow_remote: bool = False) -> str:
         loopback = False
     if not loopback:
         raise InvalidArgumentError(
-            f"host {host} is not this machine's loopback address: the MCP server has no "
-            f"authentication, so anyone who reaches it reads the memories; bind 127.0.0.1, or "
+            f"host {host} is not this machine's loopback address: {why}; bind 127.0.0.1, or "
             f"give --allow-remote to bind {host} anyway"
         )
     return host

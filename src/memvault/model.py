@@ -10,7 +10,9 @@ graph), so the shapes below are the vocabulary of the whole package:
   (:func:`record_id`);
 - **rankings** (:data:`Ranked`, :data:`Found`) and **search modes** (:data:`SearchMode`);
 - **history** (:class:`HistoryEntry`, :data:`HistoryEvent`) and how a write enters it
-  (:class:`Change`).
+  (:class:`Change`);
+- **provenance** (:class:`Provenance`, :data:`Origin`): who wrote a record's current version,
+  and in which session.
 
 Validation lives with the rules it checks (:mod:`memvault.namespace`, :mod:`memvault.items`,
 :mod:`memvault.history`); nothing here checks its input. All times are Unix seconds (UTC).
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HISTORY_EVENTS",
+    "ORIGINS",
     "PREFIX_END",
     "SEARCH_MODES",
     "Change",
@@ -37,7 +40,9 @@ __all__ = [
     "HistoryEntry",
     "HistoryEvent",
     "Namespace",
+    "Origin",
     "Page",
+    "Provenance",
     "Ranked",
     "Record",
     "SearchMode",
@@ -73,6 +78,37 @@ Vectors = Union[Sequence[Vector], "np.ndarray"]  # noqa: UP007
 """Embeddings, shape ``(n, dim)``: a sequence of vectors or a 2-D array."""
 
 
+Origin = Literal["user", "assistant", "tool", "extractor", "api", "import"]
+"""Who wrote a memory: a ``"user"`` turn, an ``"assistant"`` turn, a memory ``"tool"`` the model
+called, an ``"extractor"`` (or reconciler) drawing facts from a turn, a direct ``"api"`` call, or
+an ``"import"`` of a file that did not say."""
+ORIGINS: tuple[Origin, ...] = get_args(Origin)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who wrote a record's current version, and in which session.
+
+    Not the history's ``source`` (:attr:`HistoryEntry.source`), which says who made each
+    change (``"cleanup"`` and ``"restore"`` too, or a caller's own identifier): provenance is
+    one of the closed set :data:`ORIGINS`, kept with the record itself, so that a trust
+    policy can read it (:class:`memvault.AgentMemory`'s ``trust``). A record written before
+    provenance existed reads as ``Provenance("api", None)``.
+
+    Attributes:
+        origin: One of :data:`ORIGINS`.
+        session: The conversation it was said in (an agent scope's ``session_id``), or
+            ``None``.
+    """
+
+    origin: Origin = "api"
+    session: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"origin": ..., "session": ...}``, as an export file and a record's JSON hold it."""
+        return {"origin": self.origin, "session": self.session}
+
+
 @dataclass(frozen=True)
 class Record:
     """One item as backends store it (see :class:`~memvault.MemoryItem` for the fields).
@@ -81,7 +117,7 @@ class Record:
     ``expires_at`` for its TTL) and when what it says holds in the world (``valid_from``,
     ``valid_to``; see :class:`Validity`). ``valid_from`` left ``None`` on construction is
     ``updated_at`` (a statement holds from when it was said); ``valid_to`` ``None`` means it
-    still holds.
+    still holds. ``provenance`` says who wrote this version (:class:`Provenance`).
     """
 
     namespace: Namespace
@@ -92,6 +128,7 @@ class Record:
     expires_at: float | None
     valid_from: float = None  # type: ignore[assignment]  # None: updated_at (__post_init__)
     valid_to: float | None = None
+    provenance: Provenance = Provenance()
 
     def __post_init__(self) -> None:
         if self.valid_from is None:

@@ -10,7 +10,8 @@ Two directions, one rule each:
   :attr:`~memvault.MemoryItem.valid_to`) in days, UTC: ``"since 2023-06-02"`` while it holds,
   ``"2023-03-01 – 2023-06-02"`` once it was closed (superseded or ended), as the command
   line's listings say it; the block a model reads (:func:`memvault.format_memories`) gives
-  the same days (:func:`day_text`) as its ``"since"`` and ``"until"`` fields.
+  the same days (:func:`day_text`) as its ``"since"`` and ``"until"`` fields;
+  :func:`moment_text` gives a time to the second (``memvault history``, ``memvault ui``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from memvault.errors import InvalidArgumentError, shown
 from memvault.items import validate_moment
 
-__all__ = ["read_moment", "validity_text", "day_text"]
+__all__ = ["read_moment", "validity_text", "day_text", "moment_text"]
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _UTC_SUFFIX = re.compile(r"[Zz]$")
@@ -76,6 +77,14 @@ def read_moment(text: Any, field: str) -> float:
 def day_text(seconds: float) -> str:
     """Unix seconds as the day they fall on, UTC: ``"2023-06-02"``."""
     return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d")
+
+
+def moment_text(seconds: float) -> str:
+    """Unix seconds as ISO 8601 UTC, to the second: ``"2026-11-03T09:15:02Z"``.
+
+    How ``memvault history`` and the inspector (``memvault ui``) show a time.
+    """
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def validity_text(valid_from: float, valid_to: float | None) -> str:

@@ -54,6 +54,7 @@ from memvault.model import (
     Change,
     HistoryEntry,
     Namespace,
+    Provenance,
     Record,
     SearchMode,
     SearchRequest,
@@ -63,6 +64,8 @@ from memvault.model import (
 )
 from memvault.namespace import validate_key, validate_namespace
 from memvault.periods import DATE_SLACK, named_periods
+from memvault.provenance import validate_provenance
+from memvault.rendering import Memories
 from memvault.transfer import read_jsonl, write_jsonl
 from memvault.twins import async_twin
 
@@ -121,8 +124,8 @@ def _cosine(left: Any, right: Any) -> float:
 def _same_version(stored: Record, new: Record) -> bool:
     """Whether writing ``new`` over ``stored`` would change nothing a reader sees.
 
-    The same value, ``updated_at``, ``expires_at``, ``valid_from`` and ``valid_to``
-    (``created_at`` of a live version is kept by every write).
+    The same value, ``updated_at``, ``expires_at``, ``valid_from``, ``valid_to`` and
+    ``provenance`` (``created_at`` of a live version is kept by every write).
     """
     return (
         stored.value,
@@ -130,7 +133,8 @@ def _same_version(stored: Record, new: Record) -> bool:
         stored.expires_at,
         stored.valid_from,
         stored.valid_to,
-    ) == (new.value, new.updated_at, new.expires_at, new.valid_from, new.valid_to)
+        stored.provenance,
+    ) == (new.value, new.updated_at, new.expires_at, new.valid_from, new.valid_to, new.provenance)
 
 
 def _keeping(new: Record, old: Record | None, now: float, keep: tuple[bool, bool]) -> Record:
@@ -399,6 +403,7 @@ class MemoryStore:
         if_updated_at: Any = NOT_GIVEN,
         valid_from: Any = None,
         valid_to: Any = NOT_GIVEN,
+        provenance: Provenance | None = None,
     ) -> MemoryItem:
         """Insert or replace (upsert) one item, and record the change in its history.
 
@@ -427,13 +432,19 @@ class MemoryStore:
                 (writing a closed memory again leaves it closed), a new one still holds. A
                 search leaves out what no longer holds unless asked ``as_of`` a time when it
                 did; :meth:`supersede` closes an item for you.
+            provenance: Who wrote this version and in which session
+                (:class:`~memvault.model.Provenance`), kept with the item (``item.provenance``)
+                where ``source`` is kept with each change in the history. Default: the origin
+                ``source`` names (``"tool"``, ``"extractor"``, ``"import"``, ``"turn"``: a
+                user's turn; see :func:`memvault.provenance.origin_of_source`), else
+                ``"api"``, with no session.
 
         Returns:
             The stored item. Overwriting keeps ``created_at`` and moves ``updated_at``.
 
         Raises:
             InvalidNamespaceError, InvalidKeyError, InvalidValueError, InvalidArgumentError: On
-                bad input (``source``, ``event`` and ``if_updated_at`` too, and
+                bad input (``source``, ``event``, ``if_updated_at`` and ``provenance`` too, and
                 ``if_updated_at`` on a backend without compare-and-set); nothing is written.
             ConflictError: If ``if_updated_at`` is not what is stored; nothing is written.
             EmbedderError: If the embedder fails; nothing is written.
@@ -450,6 +461,7 @@ class MemoryStore:
             if_updated_at=expected,
             valid_from=valid_from,
             valid_to=valid_to,
+            provenance=provenance,
         )[0]
 
     def put_many(
@@ -465,6 +477,7 @@ class MemoryStore:
         if_updated_at: Mapping[str, float | None] | None = None,
         valid_from: Any = None,
         valid_to: Any = NOT_GIVEN,
+        provenance: Provenance | None = None,
     ) -> list[MemoryItem]:
         """Upsert several items in one namespace with one embedding call and one write.
 
@@ -497,6 +510,7 @@ class MemoryStore:
             valid_from: As in :meth:`put`, for every item; a new key's default is
                 ``timestamp`` if given, else now (a statement holds from when it was said).
             valid_to: As in :meth:`put`, for every item.
+            provenance: As in :meth:`put`, for every item.
 
         Returns:
             The stored items, in the order given.
@@ -519,6 +533,7 @@ class MemoryStore:
             merge=_merging(event),
             expected=self._expected(namespace, batch, if_updated_at),
         )
+        written_by = validate_provenance(provenance, change.source)
         written_at = None if timestamp is None else validate_time(timestamp, "timestamp")
         holds_from = validate_moment(valid_from, "valid_from", optional=True)
         holds_to = (
@@ -542,6 +557,7 @@ class MemoryStore:
                 expires_at=expires_at,
                 valid_from=when if holds_from is None else holds_from,
                 valid_to=holds_to,
+                provenance=written_by,
             )
             for key, value in batch.items()
         ]
@@ -898,7 +914,7 @@ class MemoryStore:
         mode: SearchMode | None = None,
         as_of: Any = None,
         include_closed: bool = False,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """Find live items in a namespace and everything below it.
 
         By default only what holds now: an item closed by :meth:`supersede` (or written
@@ -933,7 +949,8 @@ class MemoryStore:
                 (what forgetting must reach); not with ``as_of``.
 
         Returns:
-            Up to ``limit`` items.
+            Up to ``limit`` items, as :class:`~memvault.rendering.Memories` (a
+            ``list[MemoryItem]`` that Jupyter shows as a table).
 
         Raises:
             InvalidNamespaceError, InvalidFilterError, InvalidArgumentError: On bad input, or
@@ -977,11 +994,11 @@ class MemoryStore:
             else Validity(min([now, *(period.start for period in named)])),
         )
         score_type: ScoreType | None = _SCORE_TYPES[mode] if asked else None
-        return [
+        return Memories(
             MemoryItem.from_record(record, score, score_type)
             for record, score in backend.search(request)
             if record.live(request.now)
-        ]
+        )
 
     def list_namespaces(
         self,

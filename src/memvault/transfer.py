@@ -5,6 +5,10 @@ each a :meth:`HistoryEntry.to_json <memvault.HistoryEntry.to_json>` object with 
 "history"`` (an item line has no ``kind``). A file of items alone (written before history was
 kept) reads as it did.
 
+Each item line carries its ``"provenance"`` (``{"origin": ..., "session": ...}``, see
+:class:`~memvault.model.Provenance`); an import keeps it, and gives a line without one
+(written before provenance existed) the origin ``"import"``.
+
 An export with vectors starts with a line ``{"kind": "embedder", "embedder": name, "dim": n,
 "fingerprint": [...]}``, the exporting store's recorded embedder (see
 :class:`~memvault.MemoryStore`), and each item line carries its stored embedding as
@@ -33,6 +37,7 @@ from memvault.history import read_entry
 from memvault.items import MemoryItem, validate_value
 from memvault.model import HistoryEntry, Record, Vector
 from memvault.namespace import validate_key, validate_namespace
+from memvault.provenance import validate_provenance
 
 HISTORY_KIND = "history"
 """The ``kind`` of a history line of an export file."""
@@ -42,7 +47,7 @@ EMBEDDER_KIND = "embedder"
 ITEM_LINE = (
     'an item line is a JSON object with "namespace" (a list of strings), "key", "value" (an '
     'object with "text"), "created_at" and "updated_at" (Unix seconds) and an optional '
-    '"expires_at", as memvault export writes it'
+    '"expires_at" and "provenance", as memvault export writes it'
 )
 """What an item line of an export file holds, in that file's words (said in an import error)."""
 
@@ -167,6 +172,10 @@ def read_jsonl(path: str | Path) -> Exported:
                         expires_at=item.expires_at,
                         valid_from=item.valid_from,
                         valid_to=item.valid_to,
+                        provenance=validate_provenance(
+                            item.provenance if "provenance" in item.model_fields_set else None,
+                            "import",
+                        ),
                     )
                 except ValidationError as error:
                     problem = validation_problem(error, "the line")

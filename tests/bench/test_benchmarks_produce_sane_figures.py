@@ -1,7 +1,8 @@
 """CI-size runs of the benchmarks (one LoCoMo conversation, N = 1k, 4 agent turns) produce sane
-figures."""
+figures, and write their charts as PNGs beside their JSON."""
 
 import json
+import struct
 import sys
 from pathlib import Path
 
@@ -21,11 +22,21 @@ import speed  # noqa: E402
 pytestmark = pytest.mark.slow
 
 
+def assert_png(path: Path) -> None:
+    """``path`` is a PNG image (signature, then an IHDR chunk) of a chart's size."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    assert 400 <= width <= 3000 and 300 <= height <= 2000, (path, width, height)
+    assert data.endswith(b"IEND\xaeB`\x82"), path
+
+
 def test_locomo_on_one_conversation_ranks_memvault_first(tmp_path, locomo_dir):
     results = locomo.main([str(locomo_dir), "--conversations", "1", "--out", str(tmp_path)])
 
     assert json.loads((tmp_path / "locomo.json").read_text()) == results
-    assert (tmp_path / "locomo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert_png(tmp_path / "locomo.png")  # recall@k by system
+    assert_png(tmp_path / "locomo-categories.png")  # recall@10 by question category
     assert results["conversations"] == ["26"] and results["questions"] == 197
     systems = results["systems"]
     assert set(systems) == set(locomo.SYSTEMS)
@@ -65,6 +76,7 @@ def test_speed_at_1k_measures_every_system(tmp_path):
         ["--sizes", "1000", "--queries", "30", "--put-sample", "100", "--out", str(tmp_path)]
     )
     assert json.loads((tmp_path / "speed-1000.json").read_text()) == got
+    assert_png(tmp_path / "speed-1000.png")
     assert set(got["fill"]) == {"memvault", "chroma", "langgraph"}
     assert all(rate > 0 for rate in got["fill"].values())
     assert all(rate > 0 for rate in got["put_items_per_s"].values())
@@ -117,8 +129,13 @@ def test_postgres_side_by_side_at_ci_size(tmp_path, locomo_dir):
         assert run["agrees_with_pgvector"]["memvault-pg dense"] == 1.0
 
 
-def test_llm_calls_per_turn_stay_within_the_documented_bounds(locomo_dir):
-    results = llm_calls.main([str(locomo_dir), "--conversations", "1", "--turns", "30"])
+def test_llm_calls_per_turn_stay_within_the_documented_bounds(tmp_path, locomo_dir):
+    results = llm_calls.main(
+        [str(locomo_dir), "--conversations", "1", "--turns", "30", "--out", str(tmp_path)]
+    )
+
+    assert json.loads((tmp_path / "llm_calls.json").read_text()) == results
+    assert_png(tmp_path / "llm_calls.png")
 
     assert set(results) == set(llm_calls.CONFIGURATIONS)
     assert all(got["turns"] == 30 for got in results.values())
@@ -133,6 +150,7 @@ def test_reply_latency_at_ci_size_shows_background_ingestion_off_the_reply_path(
         ["--turns", "4", "--llm-seconds", "0.3", "--embedder", "hashing", "--out", str(tmp_path)]
     )
     assert json.loads((tmp_path / "reply_latency.json").read_text()) == got
+    assert_png(tmp_path / "reply_latency.png")
     latency = got["latency_ms"]
     assert set(latency) == set(reply_latency.CONFIGS)
     assert all(0 < q["p50"] <= q["p95"] for q in latency.values())

@@ -34,6 +34,13 @@ is missing) into a :class:`MemoryScope`, which every operation goes through:
 - A memory that reads as an instruction to the model (:mod:`memvault.firewall`) is held:
   written with ``"quarantined"`` (the reason), searchable, never recalled into a prompt nor
   shown to a reconciler unless ``AgentMemory(..., inject_quarantined=True)``.
+- Every memory written records who wrote it and in which session (its
+  :class:`~memvault.model.Provenance`: a saved statement ``"user"``, an extractor's or
+  reconciler's fact ``"extractor"``, the ``remember`` tool's ``"tool"``, a direct
+  :meth:`MemoryScope.remember` ``"api"`` or the origin its ``source`` names, with the scope's
+  ``session_id``). Only the origins ``AgentMemory(..., trust=...)`` trusts (by default all but
+  ``"assistant"``) are recalled into a prompt (:meth:`MemoryScope.context`); every origin
+  stays searchable (:meth:`MemoryScope.recall`).
 - :meth:`AgentMemory.render` is the one rendering of memories (:func:`format_memories`) for
   prompts and tool results, always under a header saying they are data, not instructions.
 

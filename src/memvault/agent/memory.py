@@ -32,9 +32,11 @@ from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor, FactExtractor
 from memvault.filters import Filter, normalize_filter
 from memvault.items import MemoryItem, validate_moment, validate_ttl
-from memvault.model import Namespace
+from memvault.model import Namespace, Origin
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
+from memvault.provenance import DEFAULT_TRUST, validate_trust
 from memvault.reconcile import Reconciler
+from memvault.rendering import Memories
 from memvault.store import NOT_GIVEN, MemoryStore
 from memvault.truncation import check_budget
 from memvault.turn_context import SessionTails
@@ -82,6 +84,17 @@ class AgentMemory:
             never recalled into a prompt, a memory block or a tool result, nor shown to the
             reconciler's model; it stays stored and searchable (``store.search``, ``memvault
             list --quarantined``). ``True``: recalled like any memory (a reviewer's choice).
+        trust: The origins (:data:`~memvault.model.ORIGINS`) whose memories may be recalled
+            into a prompt or memory block (:meth:`MemoryScope.context`, the adapters'
+            middleware and memory blocks); the others stay stored and searchable
+            (:meth:`MemoryScope.recall`, the recall tools, retrievers, ``store.search``).
+            Default :data:`~memvault.provenance.DEFAULT_TRUST`: every origin but
+            ``"assistant"`` (what the model said, possibly steered by a hostile document,
+            would otherwise feed itself back into every later prompt). ``"tool"`` stays in:
+            the ``remember`` tool is how a model stores what the user asks it to remember,
+            each text passes the poisoning firewall, and leaving it out would make such a
+            request never reach a later prompt; give ``trust={"user", "extractor", "api",
+            "import"}`` to leave tool-written memories out too.
 
     Attributes:
         session_tails: The last turns of each session saved through this memory
@@ -93,8 +106,9 @@ class AgentMemory:
             :func:`~memvault.items.validate_ttl`) or ``similarity_threshold`` is out of range,
             ``extractor`` is not an Extractor or ``reconciler`` not a Reconciler, ``header``
             is not a UTF-8 str, ``name`` is not an identifier, ``background`` or
-            ``inject_quarantined`` is not a bool, or a budget (``max_memory_chars``,
-            ``max_block_chars``) is not an int from 100 to 1,000,000.
+            ``inject_quarantined`` is not a bool, a budget (``max_memory_chars``,
+            ``max_block_chars``) is not an int from 100 to 1,000,000, or ``trust`` is not a
+            set of origins (:func:`~memvault.provenance.validate_trust`).
         InvalidNamespaceError: If ``namespace`` is not a tuple of strings.
         InvalidFilterError: If ``filter`` is not a valid filter.
 
@@ -122,6 +136,7 @@ class AgentMemory:
         name: str = "memvault",
         background: bool = False,
         inject_quarantined: bool = False,
+        trust: Iterable[Origin] = DEFAULT_TRUST,
     ) -> None:
         check_options(
             store=store,
@@ -150,6 +165,7 @@ class AgentMemory:
         self.name = name
         self.background = background
         self.inject_quarantined = inject_quarantined
+        self.trust = validate_trust(trust)
         self.session_tails = SessionTails.for_store(store)
         self._worker = BackgroundWorker(name) if background else None
 
@@ -165,7 +181,8 @@ class AgentMemory:
                 :class:`~memvault.MemoryStore`, wrapped as ``AgentMemory(store, **options)``.
             **options: :class:`AgentMemory` arguments (``namespace``, ``k``, ``filter``,
                 ``header``, ``max_memory_chars``, ``max_block_chars``, ``extractor``,
-                ``reconciler``, ``ttl``, ``name``, ``background``, ``inject_quarantined``);
+                ``reconciler``, ``ttl``, ``name``, ``background``, ``inject_quarantined``,
+                ``trust``);
                 those equal to
                 :data:`~memvault.arguments.NOT_GIVEN` are left out, so the defaults apply.
 
@@ -237,6 +254,7 @@ class AgentMemory:
             ttl=settings.ttl,
             name=settings.name,
             background=settings.background,
+            trust=settings.trust,
         )
 
     def scope(
@@ -435,7 +453,9 @@ class MemoryScope:
             kind: ``"fact"`` (a durable fact) or ``"turn"`` (a statement as the user said it).
             sources: Keys of the memories this one was derived from (provenance).
             source: Who wrote it, recorded in the history: ``"api"`` (default), ``"tool"``,
-                ``"extractor"``, ``"turn"``...
+                ``"extractor"``, ``"turn"``, ``"assistant"``...; the memory's provenance is
+                the origin it names (``"turn"``: ``"user"``; one naming none: ``"api"``) in
+                this scope's session.
 
         Returns:
             The stored item.
@@ -697,7 +717,7 @@ class MemoryScope:
         *,
         exclude: Iterable[str] = (),
         as_of: Any = None,
-    ) -> list[MemoryItem]:
+    ) -> Memories:
         """Memories for a query, best first, each saying one thing once.
 
         Searches the namespace (and below) in the store's default mode with the memory's
@@ -708,7 +728,9 @@ class MemoryScope:
         question, request or pleasantry) after those that do, and never a closed memory
         before the one that superseded it (:func:`~memvault.agent.recall.current_first`).
         A memory that reads as an instruction to the model (:func:`memvault.firewall.held`)
-        is left out unless ``AgentMemory(..., inject_quarantined=True)``.
+        is left out unless ``AgentMemory(..., inject_quarantined=True)``. Memories of every
+        origin come back (a search); :meth:`context`, what a prompt gets, keeps only those
+        the memory trusts.
 
         What holds now is recalled: a memory closed by a supersede (a reconciler's UPDATE or
         DELETE, :meth:`supersede`) is left out. ``as_of`` recalls what held at that time; a
@@ -723,7 +745,8 @@ class MemoryScope:
                 means UTC); default now.
 
         Returns:
-            Up to ``k`` items.
+            Up to ``k`` items, as :class:`~memvault.rendering.Memories` (a list that Jupyter
+            shows as a table).
 
         Raises:
             InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, an
@@ -731,6 +754,18 @@ class MemoryScope:
                 time from 1970.
         """
         k = self.memory.k if k is None else check_k(k)
+        return self._recall(query, k, exclude=exclude, as_of=as_of, origins=None)
+
+    def _recall(
+        self,
+        query: str | None,
+        k: int,
+        *,
+        exclude: Iterable[str],
+        as_of: Any,
+        origins: frozenset[Origin] | None,
+    ) -> Memories:
+        """:meth:`recall` (``k`` checked) of the memories of ``origins`` only (``None``: all)."""
         return recall(
             self.store,
             self.namespace,
@@ -740,12 +775,15 @@ class MemoryScope:
             exclude=exclude,
             as_of=as_of,
             inject_quarantined=self.memory.inject_quarantined,
+            origins=origins,
         )
 
     def context(self, query: str | None, *, exclude: Iterable[str] = (), as_of: Any = None) -> str:
         """:meth:`recall` for ``query`` rendered by :meth:`AgentMemory.render` (within its budgets).
 
-        Each memory's line says when it holds (``"since 2023-06-02"``, or
+        What a prompt gets: only memories whose origin the memory trusts
+        (``AgentMemory(..., trust=...)``; by default none the assistant wrote), up to ``k``
+        of them. Each memory's line says when it holds (``"since 2023-06-02"``, or
         ``"2023-03-01 – 2023-06-02"`` for a memory superseded since).
 
         Returns:
@@ -754,9 +792,12 @@ class MemoryScope:
         Raises:
             InvalidArgumentError: As :meth:`recall`.
         """
-        return self.memory.render(self.recall(query, exclude=exclude, as_of=as_of))
+        trusted = self._recall(
+            query, self.memory.k, exclude=exclude, as_of=as_of, origins=self.memory.trust
+        )
+        return self.memory.render(trusted)
 
-    def list(self, limit: int = 20, offset: int = 0, *, as_of: Any = None) -> list[MemoryItem]:
+    def list(self, limit: int = 20, offset: int = 0, *, as_of: Any = None) -> Memories:
         """The memories in scope that hold now (or ``as_of``), most recently updated first.
 
         Args:
@@ -765,7 +806,8 @@ class MemoryScope:
             as_of: List what held at this time (Unix seconds or a ``datetime``); default now.
 
         Returns:
-            The items.
+            The items, as :class:`~memvault.rendering.Memories` (a list that Jupyter shows
+            as a table).
 
         Raises:
             InvalidArgumentError: On a bad ``limit``, ``offset`` or ``as_of``.
@@ -792,6 +834,7 @@ def memory_context(
     header: str = DEFAULT_MEMORY_HEADER,
     as_of: Any = None,
     inject_quarantined: bool = False,
+    trust: Iterable[Origin] = DEFAULT_TRUST,
 ) -> str:
     """Recall up to ``k`` memories for ``query`` from one namespace, as the fenced block.
 
@@ -812,14 +855,16 @@ def memory_context(
             (see :meth:`MemoryScope.recall`).
         inject_quarantined: Also recall memories that read as instructions to the model
             (:mod:`memvault.firewall`); default ``False``: they are left out.
+        trust: The origins whose memories are recalled (see :class:`AgentMemory`); default
+            every origin but ``"assistant"``.
 
     Returns:
         The fenced block, or ``""`` when the query is blank or nothing matched.
 
     Raises:
         InvalidArgumentError: If ``store`` is not a store, ``query`` is not a UTF-8 str or
-            None, ``k`` is out of range, ``header`` is not a str, ``as_of`` not a time or
-            ``inject_quarantined`` not a bool.
+            None, ``k`` is out of range, ``header`` is not a str, ``as_of`` not a time,
+            ``inject_quarantined`` not a bool or ``trust`` not a set of origins.
         InvalidNamespaceError, InvalidFilterError: On a bad namespace or filter.
     """
     memory = AgentMemory(
@@ -829,6 +874,7 @@ def memory_context(
         filter=filter,
         header=header,
         inject_quarantined=inject_quarantined,
+        trust=trust,
     )
     return memory.scope().context(query, as_of=as_of)
 

@@ -13,6 +13,10 @@ tool result carries it, unless the caller opts in (``inject_quarantined=True``).
 the store: :meth:`MemoryStore.search <memvault.MemoryStore.search>` finds it, ``memvault list
 --quarantined`` lists it for review.
 
+Trust: with ``origins`` (:meth:`MemoryScope.context <memvault.MemoryScope.context>` gives the
+memory's ``trust``), a memory written by any other origin (:class:`~memvault.model.Provenance`;
+by default, what the assistant said) is not recalled into a prompt either; it stays searchable.
+
 What holds when: by default the search returns what holds now (a memory closed by a
 supersede is left out); ``as_of`` asks what held at another time, and a query naming a past
 period ("where did I live in April 2023?") brings back what held then beside what holds now
@@ -30,7 +34,8 @@ from memvault.arguments import check_query, check_texts
 from memvault.filters import Filter
 from memvault.firewall import held
 from memvault.items import MemoryItem, validate_moment
-from memvault.model import Namespace
+from memvault.model import Namespace, Origin
+from memvault.rendering import Memories
 from memvault.statements import memorable_text, memory_key
 from memvault.store import MemoryStore
 
@@ -45,7 +50,8 @@ def recall(
     exclude: Iterable[str],
     as_of: Any = None,
     inject_quarantined: bool = False,
-) -> list[MemoryItem]:
+    origins: frozenset[Origin] | None = None,
+) -> Memories:
     """Memories for a query, best first (see :meth:`memvault.MemoryScope.recall`).
 
     Args:
@@ -60,9 +66,11 @@ def recall(
             what holds now (and then, for a query naming a past period).
         inject_quarantined: Also recall held memories (:func:`memvault.firewall.held`);
             default ``False``: they are left out (so fewer than ``k`` may come back).
+        origins: Recall only memories written by these origins (their provenance's);
+            ``None``: of every origin.
 
     Returns:
-        Up to ``k`` items.
+        Up to ``k`` items, as :class:`~memvault.rendering.Memories` (a list).
 
     Raises:
         InvalidArgumentError: If ``query`` is not a UTF-8 str or ``None``, ``exclude`` is
@@ -72,7 +80,7 @@ def recall(
     as_of = validate_moment(as_of, "as_of", optional=True)
     exclude = check_texts(exclude, "exclude", "the chat history's texts", utf8=False)
     if not (query and query.strip()):
-        return []
+        return Memories()
     skip = set()
     for text in exclude:
         skip.add(memory_key(text))
@@ -85,12 +93,14 @@ def recall(
     for item in pool:
         if not inject_quarantined and held(item.value) is not None:
             continue
+        if origins is not None and item.provenance.origin not in origins:
+            continue
         key = memory_key(item.text)
         if key in skip:
             continue
         skip.add(key)
         (statements if memorable_text(item.text) else chatter).append(item)
-    return current_first(statements + chatter)[:k]
+    return Memories(current_first(statements + chatter)[:k])
 
 
 def current_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:

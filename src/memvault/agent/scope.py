@@ -30,7 +30,8 @@ from memvault.errors import InvalidArgumentError, InvalidValueError, shown
 from memvault.firewall import QUARANTINED, held, screen
 from memvault.forgetting import gone_stating, unquote_neighbours
 from memvault.items import MAX_TEXT_CHARS, MemoryItem
-from memvault.model import Namespace
+from memvault.model import Namespace, Provenance
+from memvault.provenance import origin_of_source
 from memvault.statements import description_of, memory_key, near_duplicate, states
 from memvault.store import MemoryStore
 from memvault.truncation import truncated
@@ -104,7 +105,9 @@ class ScopedStore:
             metadata: ``None`` or more value fields (JSON).
             kind: ``"fact"`` or ``"turn"``.
             sources: Keys of the memories this one was derived from.
-            source: Who writes it, recorded in the history.
+            source: Who writes it, recorded in the history; its provenance is the origin
+                the source names (:func:`memvault.provenance.origin_of_source`: ``"turn"``
+                is the user's) in this scope's session.
             valid_from: When it was said, Unix seconds (a turn's timestamp); ``None``: now.
 
         Returns:
@@ -139,6 +142,7 @@ class ScopedStore:
                     event="merge" if old is not None else None,
                     if_updated_at=None if old is None else old.updated_at,
                     valid_from=holds_from,
+                    provenance=Provenance(origin_of_source(source), self.session_id),
                 )
             except InvalidValueError as error:
                 raise InvalidValueError(f"metadata: {error}") from None

@@ -3,7 +3,9 @@
 Each record's Chroma metadata holds:
 
 - ``mv.record``: the record as JSON (namespace, key, created and updated times in Unix
-  seconds, the whole value), so it round-trips exactly; one key instead of one per part,
+  seconds, validity, the whole value, and the provenance's ``origin`` and ``session``,
+  absent from a record written before provenance existed: ``"api"``, no session), so it
+  round-trips exactly; one key instead of one per part,
   since Chroma's write cost grows with the number of metadata keys;
 - ``mv.ns.1``, ``mv.ns.2``, ...: the JSON array of the namespace's first 1, 2, ... segments,
   so a namespace prefix is one selective ``$eq``;
@@ -32,7 +34,7 @@ from typing import Any
 
 from memvault.errors import InvalidArgumentError
 from memvault.filters import Scalar, compile_filter
-from memvault.model import Clauses, Namespace, Record, Validity
+from memvault.model import Clauses, Namespace, Provenance, Record, Validity
 
 DEFAULT_COLLECTION = "memvault"
 """The collection a store uses unless told otherwise (embedded and on a server)."""
@@ -83,6 +85,8 @@ def metadata_of(record: Record) -> dict[str, Any]:
         "valid_from": record.valid_from,
         "valid_to": record.valid_to,
         "value": record.value,
+        "origin": record.provenance.origin,
+        "session": record.provenance.session,
     }
     metadata: dict[str, Any] = {
         "mv.record": json.dumps(whole, ensure_ascii=False),
@@ -104,7 +108,8 @@ def metadata_of(record: Record) -> dict[str, Any]:
 def record_of(metadata: dict[str, Any]) -> Record:
     """The record a Chroma metadata dict holds (the inverse of :func:`metadata_of`).
 
-    A record written before validity existed holds from its ``updated_at``, still.
+    A record written before validity existed holds from its ``updated_at``, still; one
+    written before provenance existed was written through the API, in no session.
     """
     expires = metadata["mv.expires"]
     whole = json.loads(metadata["mv.record"])
@@ -117,6 +122,7 @@ def record_of(metadata: dict[str, Any]) -> Record:
         expires_at=None if expires >= NEVER else expires,
         valid_from=whole.get("valid_from"),
         valid_to=whole.get("valid_to"),
+        provenance=Provenance(whole.get("origin", "api"), whole.get("session")),
     )
 
 

@@ -2,12 +2,14 @@
 
 The record file (SQLite, :mod:`memvault.backends.sqlite`) and :class:`~memvault.PostgresBackend`
 keep the same columns for an item (``id``, ``ns``, ``value``, ``created``, ``updated``, ``expires``,
-``valid_from``, ``valid_to``) and for a history entry (``id``, ``ns``, ``at``, ``event``,
-``source``, ``before``, ``after``), so one mapper reads both: a value comes back as JSON text from
-SQLite and already decoded from Postgres's ``json`` column. A namespace prefix is one range of the
-``ns`` column (:func:`memvault.model.prefix_range`) in both; the two dialects differ only in their
-parameter mark (``?`` in SQLite, ``%s`` in psycopg). Both read the history under a prefix in pages
-of one statement (:func:`history_pages`), each page run by the backend.
+``valid_from``, ``valid_to``, and its provenance's ``origin`` and ``session``, ``NULL`` in a row
+written before provenance existed: ``"api"``, no session) and for a history entry (``id``,
+``ns``, ``at``, ``event``, ``source``, ``before``, ``after``), so one mapper reads both: a value
+comes back as JSON text from SQLite and already decoded from Postgres's ``json`` column. A
+namespace prefix is one range of the ``ns`` column (:func:`memvault.model.prefix_range`) in both;
+the two dialects differ only in their parameter mark (``?`` in SQLite, ``%s`` in psycopg). Both
+read the history under a prefix in pages of one statement (:func:`history_pages`), each page run
+by the backend.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from memvault.model import (
     HistoryEntry,
     Namespace,
+    Provenance,
     Record,
     Validity,
     ns_key,
@@ -41,7 +44,9 @@ __all__ = [
     "under",
 ]
 
-RECORD_COLUMNS = "i.id, i.value, i.created, i.updated, i.expires, i.valid_from, i.valid_to"
+RECORD_COLUMNS = (
+    "i.id, i.value, i.created, i.updated, i.expires, i.valid_from, i.valid_to, i.origin, i.session"
+)
 """The columns :func:`record_of_row` reads, on the items table aliased ``i``."""
 HISTORY_COLUMNS = "id, event, at, before, after, source"
 """The columns :func:`entry_of_row` reads, on the history table."""
@@ -59,8 +64,8 @@ def _decoded(value: Any) -> Any:
 
 
 def record_of_row(row: Sequence[Any]) -> Record:
-    """A record from a row of :data:`RECORD_COLUMNS` (its first seven columns)."""
-    item_id, value, created, updated, expires, valid_from, valid_to = row[:7]
+    """A record from a row of :data:`RECORD_COLUMNS` (its first nine columns)."""
+    item_id, value, created, updated, expires, valid_from, valid_to, origin, session = row[:9]
     *namespace, key = json.loads(item_id)
     return Record(
         namespace=tuple(namespace),
@@ -71,6 +76,8 @@ def record_of_row(row: Sequence[Any]) -> Record:
         expires_at=expires,
         valid_from=valid_from,
         valid_to=valid_to,
+        # NULL in a row written before provenance existed: "api", no session
+        provenance=Provenance(origin or "api", session),
     )
 
 

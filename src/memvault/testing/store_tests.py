@@ -6,7 +6,8 @@ collide, prefixes are segment-wise, filters give their documented results, TTLs 
 fake clock, writes are all or nothing, export/import round-trips and every operation has an
 async twin. Validity: ``valid_from``/``valid_to`` given in seconds or datetimes, ``supersede``
 closing a memory and linking its replacement, searches of now, ``as_of`` and of a past period
-a query names, and an erase that leaves no trace of the text in an export.
+a query names, and an erase that leaves no trace of the text in an export. Provenance: who wrote
+each item's current version, through every read, a supersede and an export.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -32,6 +33,7 @@ from memvault.errors import (
     ItemNotFoundError,
 )
 from memvault.items import MemoryItem
+from memvault.model import Provenance
 from memvault.store import MemoryStore
 from memvault.testing.base import ContractBase, StoreFactory
 from memvault.testing.clock import DEFAULT_START, FakeClock
@@ -99,6 +101,12 @@ LISTED_NAMESPACES = [
     ("users", "bob"),
     ("teams", "red", "work"),
 ]
+
+
+def _provenance(store: MemoryStore, key: str) -> Provenance | None:
+    """The provenance of the item at ``(ALICE, key)``, or ``None`` if there is none."""
+    item = store.get(ALICE, key)
+    return None if item is None else item.provenance
 
 
 def _utc(year: int, month: int, day: int) -> float:
@@ -905,6 +913,70 @@ class StoreTests(ContractBase):
         assert target.search(("users", "bob")) == []
         held = target.search(("users", "bob"), as_of=datetime(2021, 1, 1))
         assert [i.key for i in held] == ["job"]
+
+    # -- provenance -----------------------------------------------------------------------
+
+    def test_provenance_round_trips_through_reads_and_export(
+        self, new_store: StoreFactory, clock: FakeClock, tmp_path: Path
+    ) -> None:
+        """Each item keeps who wrote its current version, through every read and an export.
+
+        Given, or named by the write's ``source`` (``"tool"``; ``"turn"`` is a user's), else
+        ``"api"``; a new version takes its writer's, a supersede keeps it; an import keeps
+        the file's and gives a line without one ``"import"``; a bad one writes nothing.
+        """
+        source = new_store()
+        said = Provenance("user", "s-1")
+        source.put(ALICE, "kiwi", {"text": "alice is allergic to kiwi"}, provenance=said)
+        source.put_many(
+            ALICE,
+            [("echo", {"text": "alice said she likes jazz"})],
+            provenance=Provenance("assistant", "s-1"),
+        )
+        source.put(ALICE, "tea", {"text": "alice drinks green tea"}, source="tool")
+        source.put(ALICE, "city", {"text": "alice lives in lisbon"}, source="turn")
+        source.put(ALICE, "dog", {"text": "alice has a dog"})
+        wanted = {
+            "kiwi": said,
+            "echo": Provenance("assistant", "s-1"),
+            "tea": Provenance("tool"),
+            "city": Provenance("user"),
+            "dog": Provenance("api"),
+        }
+        assert {k: _provenance(source, k) for k in wanted} == wanted
+        for mode in source.backend.search_modes:
+            found = source.search(ALICE, query="alice kiwi jazz tea lisbon dog", mode=mode)
+            assert {i.key: i.provenance for i in found} == wanted, mode
+        assert {i.key: i.provenance for i in source.search(ALICE)} == wanted
+        clock.advance(1)
+        source.put(ALICE, "dog", {"text": "alice has a dog"}, provenance=Provenance("user", "s-2"))
+        source.supersede(ALICE, "tea", by="dog")
+        wanted["dog"] = Provenance("user", "s-2")
+        assert _provenance(source, "dog") == wanted["dog"]
+        closed = source.search(ALICE, query="green tea", include_closed=True)
+        assert {i.key: i.provenance for i in closed}["tea"] == Provenance("tool")
+        robot, number, name_only = cast(Any, "robot"), cast(Any, 3), cast(Any, "user")
+        for bad in (
+            name_only,
+            Provenance(robot),
+            Provenance("user", ""),
+            Provenance("user", number),
+        ):
+            with pytest.raises(InvalidArgumentError, match="provenance"):
+                source.put(ALICE, "bad", {"text": "never written"}, provenance=bad)
+        assert source.get(ALICE, "bad") is None
+
+        path = tmp_path / "provenance.jsonl"
+        source.export_jsonl(path)
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        items = {line["key"]: line for line in lines if "kind" not in line}
+        assert items["kiwi"]["provenance"] == {"origin": "user", "session": "s-1"}
+        del items["city"]["provenance"]  # as an export written before provenance existed
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        target = new_store()
+        target.import_jsonl(path)
+        for key, provenance in {**wanted, "city": Provenance("import")}.items():
+            assert _provenance(target, key) == provenance, key
 
     # -- erase ----------------------------------------------------------------------------
 

@@ -41,6 +41,18 @@ def test_background_builds_a_background_memory():
     assert MemoryConfig.parse(CONFIG).model_dump(mode="json")["background"] is False
 
 
+def test_trust_round_trips_in_origin_order_and_builds_the_policy():
+    config = MemoryConfig.parse({**CONFIG, "trust": ["tool", "user", "user"]})
+    dumped = config.model_dump(mode="json")
+    assert dumped["trust"] == ["user", "tool"]
+    assert MemoryConfig.parse(yaml.safe_load(yaml.safe_dump(dumped))) == config
+    assert AgentMemory.from_config(config).trust == {"user", "tool"}
+    default = MemoryConfig.parse(CONFIG).model_dump(mode="json")["trust"]
+    assert default == ["user", "tool", "extractor", "api", "import"]
+    with pytest.raises(InvalidArgumentError, match="field trust.0:.*'assistant'"):
+        MemoryConfig.parse({"trust": ["robot"]})
+
+
 def test_extraction_needs_a_model_and_config_errors_name_the_field():
     with pytest.raises(InvalidArgumentError, match="llm"):
         AgentMemory.from_config({**CONFIG, "extraction": True})

@@ -31,7 +31,9 @@ def test_a_schema_1_store_is_migrated_at_open(postgres_dsn):
         connection.execute(f"DROP INDEX {schema}.items_by_ns")
         connection.execute(f"CREATE INDEX items_by_ns ON {schema}.items (ns)")
         connection.execute(f"ALTER TABLE {schema}.items RESET (toast_tuple_target)")
-        connection.execute(f"ALTER TABLE {schema}.items DROP valid_from, DROP valid_to")
+        connection.execute(
+            f"ALTER TABLE {schema}.items DROP valid_from, DROP valid_to, DROP origin, DROP session"
+        )
         connection.execute(f"UPDATE {schema}.meta SET value = '1' WHERE name = 'schema'")
     assert "INCLUDE" not in _ns_index(postgres_dsn, schema)
 

@@ -24,8 +24,10 @@ def test_ingest_then_search_puts_the_right_turn_first(tmp_path):
         == "Maya is allergic to peanuts, so we have to be careful with sauces."
     )
     assert hits[0]["value"]["speaker"] == "user" and hits[0]["namespace"] == "users/alice"
+    for hit in hits:  # who said each turn is its provenance
+        assert hit["provenance"] == {"origin": hit["value"]["speaker"], "session": None}
 
     text = memvault("search", "how much can we spend per day", "-n", "users", store=store).stdout
     assert text.splitlines()[0].endswith(
-        "Our budget is about 150 euros a day each, hotels included. (since 2026-03-02)"
+        "Our budget is about 150 euros a day each, hotels included. (since 2026-03-02) [user]"
     )

@@ -11,7 +11,8 @@ per write:
   B-tree index, collation ``"C"``), the value (``json``: kept as written, so ``1e+20`` reads
   back as a float; ``jsonb`` would rewrite it as an integer), ``created``, ``updated``,
   ``expires``, ``valid_from`` and ``valid_to`` (Unix seconds, ``double precision``; a
-  ``valid_to`` of ``NULL`` still holds, see :class:`~memvault.model.Validity`), the
+  ``valid_to`` of ``NULL`` still holds, see :class:`~memvault.model.Validity`), ``origin``
+  and ``session`` (its :class:`~memvault.model.Provenance`; ``NULL``: ``"api"``), the
   embedding (pgvector ``vector(dim)`` at unit length, an HNSW index with cosine distance) and
   ``words`` (a ``tsvector`` with a GIN index); its ``ns`` index carries ``expires`` and
   ``length``, so a scope is counted and its mean length read from the index alone, and a

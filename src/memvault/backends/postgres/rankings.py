@@ -52,4 +52,4 @@ def record_of_carried(row: Sequence[Any]) -> Record:
         row: A :data:`~memvault.backends.postgres.statements.CARRIED_ROW` whose ``value`` is
             not ``NULL``.
     """
-    return record_of_row((row[1], row[4], row[3], row[5], row[6], row[7], row[8]))
+    return record_of_row((row[1], row[4], row[3], *row[5:11]))

@@ -38,14 +38,16 @@ __all__ = [
     "write_meta",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The version of the tables this module writes, kept in ``meta``. A schema at an older
 version is migrated forward at open, in the opening transaction; a newer one is refused.
 Version 2: the ``ns`` index carries ``expires`` and ``length``, so that a scope's count and
 mean length (dense and BM25 searches) are read from the index alone; and ``items`` keeps a
 record in its row up to a page (:data:`_ROW_TARGET`). Version 3: ``items`` keeps each
 record's validity, ``valid_from`` and ``valid_to`` (Unix seconds; ``NULL``: still holds; see
-:class:`~memvault.model.Validity`)."""
+:class:`~memvault.model.Validity`). Version 4: ``items`` keeps each record's provenance,
+``origin`` and ``session`` (:class:`~memvault.model.Provenance`; ``NULL`` in a record written
+before: ``"api"``, no session)."""
 
 DEFAULT_SCHEMA = "memvault"
 """The Postgres schema that holds a store's tables unless another is given."""
@@ -184,7 +186,9 @@ def _create(cur: psycopg.Cursor[Any], s: str) -> None:
             words tsvector NOT NULL,
             length integer NOT NULL,
             valid_from double precision NOT NULL,
-            valid_to double precision
+            valid_to double precision,
+            origin text,
+            session text
         ) WITH ({_ROW_TARGET})""",
         _NS_INDEX.format(s=s),
         f"CREATE INDEX items_by_recency ON {s}.items (updated DESC, id)",
@@ -231,7 +235,20 @@ def _to_3(cur: psycopg.Cursor[Any], s: str) -> None:
     cur.execute(f"ALTER TABLE {s}.items ALTER COLUMN valid_from SET NOT NULL")
 
 
-MIGRATIONS: dict[int, Callable[[psycopg.Cursor[Any], str], None]] = {2: _to_2, 3: _to_3}
+def _to_4(cur: psycopg.Cursor[Any], s: str) -> None:
+    """Schema 3 to 4: ``origin`` and ``session`` on ``items``.
+
+    ``NULL`` in every record kept: it reads as written through the API in no session
+    (``Provenance("api", None)``). Adding a nullable column without a default rewrites no row.
+    """
+    cur.execute(f"ALTER TABLE {s}.items ADD COLUMN origin text, ADD COLUMN session text")
+
+
+MIGRATIONS: dict[int, Callable[[psycopg.Cursor[Any], str], None]] = {
+    2: _to_2,
+    3: _to_3,
+    4: _to_4,
+}
 """``{version: step}``: each step turns schema ``s`` of the version before into this version."""
 
 

@@ -42,12 +42,14 @@ EXACT_SCOPE = 2_000
 """Largest scope (live records under the searched prefix) that dense search ranks exactly
 and lexical search reads record by record; larger scopes ask the HNSW and the GIN index."""
 
-CARRIED_ROW = "(part, id, score, created, value, updated, expires, valid_from, valid_to)"
+CARRIED_ROW = (
+    "(part, id, score, created, value, updated, expires, valid_from, valid_to, origin, session)"
+)
 """A row of a search statement that carries records (:meth:`PostgresBackend.search
 <memvault.backends.postgres.backend.PostgresBackend.search>`): the ranking (0 exact dense, 1
 HNSW, 2 BM25), the record's id, score and ``created``, and its value (JSON text),
-``updated``, ``expires``, ``valid_from`` and ``valid_to`` for the ranking's top rows only
-(``NULL`` below them)."""
+``updated``, ``expires``, ``valid_from``, ``valid_to``, ``origin`` and ``session`` for the
+ranking's top rows only (``NULL`` below them)."""
 
 _RANK = "row_number() OVER (ORDER BY {0}.score DESC, {0}.id) AS rank"
 """A ranking row's place (1 for the best, ties by id), for :func:`_carrying`."""
@@ -67,8 +69,9 @@ def _carrying(ranked: str, carry: int, schema: str) -> tuple[str, str, list[Any]
     """
     return (
         f"{ranked}.id, {ranked}.score, {ranked}.created, c.value::text, c.updated, c.expires, "
-        "c.valid_from, c.valid_to",
-        "LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires, i.valid_from, i.valid_to "
+        "c.valid_from, c.valid_to, c.origin, c.session",
+        "LEFT JOIN LATERAL (SELECT i.value, i.updated, i.expires, i.valid_from, i.valid_to, "
+        "i.origin, i.session "
         f"FROM {schema}.items i WHERE i.id = {ranked}.id AND {ranked}.rank <= %s OFFSET 0) "
         "AS c ON TRUE",
         [carry],

@@ -121,13 +121,14 @@ def upsert(
     if stored:
         cur.executemany(
             f"INSERT INTO {s}.items AS i (id, ns, value, created, updated, expires, "
-            "valid_from, valid_to, embedding, words, length) VALUES "
-            "(%s, %s, %s::json, %s, %s, %s, %s, %s, %s::vector, %s::tsvector, %s) "
+            "valid_from, valid_to, embedding, words, length, origin, session) VALUES "
+            "(%s, %s, %s::json, %s, %s, %s, %s, %s, %s::vector, %s::tsvector, %s, %s, %s) "
             "ON CONFLICT (id) DO UPDATE SET ns = EXCLUDED.ns, value = EXCLUDED.value, "
             "created = EXCLUDED.created, updated = EXCLUDED.updated, "
             "expires = EXCLUDED.expires, valid_from = EXCLUDED.valid_from, "
             "valid_to = EXCLUDED.valid_to, embedding = EXCLUDED.embedding, "
-            "words = EXCLUDED.words, length = EXCLUDED.length",
+            "words = EXCLUDED.words, length = EXCLUDED.length, origin = EXCLUDED.origin, "
+            "session = EXCLUDED.session",
             [
                 (
                     r.id,
@@ -140,6 +141,8 @@ def upsert(
                     r.valid_to,
                     vector,
                     *tsvector_of(indexed_text(r.value)),
+                    r.provenance.origin,
+                    r.provenance.session,
                 )
                 for r, vector in zip(stored, vectors)
             ],

@@ -57,8 +57,8 @@ def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) ->
     length, terms, body = stored_words(record.value)
     cursor = db.execute(
         "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
-        "valid_from, valid_to, vector, length, terms) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "valid_from, valid_to, vector, length, terms, origin, session) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             record.id,
             ns_key(record.namespace),
@@ -73,6 +73,8 @@ def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) ->
             None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
             length,
             terms,
+            record.provenance.origin,
+            record.provenance.session,
         ),
     )
     assert cursor.lastrowid is not None

@@ -7,9 +7,9 @@ The ``history`` table came without a schema bump (``CREATE TABLE IF NOT EXISTS``
 written before it opens as it is and starts keeping history. Schema 3 added the words columns
 and made the FTS5 index hold folded words; schema 4 named the count of a namespace's records
 that never expire ``without_expiry`` (was ``lasting``); schema 5 added each record's validity
-(``valid_from``, ``valid_to``). A file of an older schema is migrated
-in place when it is opened, inside the opening transaction (:data:`MIGRATIONS`, run by
-:func:`memvault.backends.sql.migrate`).
+(``valid_from``, ``valid_to``); schema 6 its provenance (``origin``, ``session``). A file of
+an older schema is migrated in place when it is opened, inside the opening transaction
+(:data:`MIGRATIONS`, run by :func:`memvault.backends.sql.migrate`).
 """
 
 from __future__ import annotations
@@ -25,14 +25,16 @@ from memvault.backends.sqlite.rows import index_words, recount
 from memvault.backends.sqlite.terms import stored_words
 from memvault.errors import StoreVersionError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema this memvault writes, kept in ``meta.schema``.
 
 2: the FTS5 index held raw text, ranked by its ``bm25()``. 3: each record's words
 (``items.length``, ``items.terms``) and each namespace's (``namespaces.words``), the FTS5
 index of folded words. 4: ``namespaces.without_expiry`` (was ``lasting``), how many of a
 namespace's records never expire. 5: ``items.valid_from`` and ``items.valid_to``, when a
-record holds in the world (:class:`memvault.model.Validity`).
+record holds in the world (:class:`memvault.model.Validity`). 6: ``items.origin`` and
+``items.session``, who wrote a record and in which session (:class:`memvault.model.Provenance`;
+``NULL`` in a record written before: ``"api"``, no session).
 """
 
 _TABLES = """
@@ -50,7 +52,9 @@ CREATE TABLE IF NOT EXISTS items (
     valid_to REAL,
     vector BLOB,
     length INTEGER NOT NULL DEFAULT 0,
-    terms BLOB NOT NULL DEFAULT x''
+    terms BLOB NOT NULL DEFAULT x'',
+    origin TEXT,
+    session TEXT
 );
 CREATE INDEX IF NOT EXISTS items_by_ns ON items (ns);
 CREATE INDEX IF NOT EXISTS items_by_recency ON items (updated DESC, id);
@@ -102,6 +106,8 @@ _COLUMNS = {
         "vector",
         "length",
         "terms",
+        "origin",
+        "session",
     },
     "namespaces": {"ns", "namespace", "items", "without_expiry", "expires_max", "words"},
     "outbox": {"id", "seq"},
@@ -171,12 +177,21 @@ def _version_of_tables(db: sqlite3.Connection) -> int:
 
     The columns, not ``meta.schema``, which a file gets only once it is built.
     """
-    if _columns(db, "items") == _COLUMNS["items"] - {"length", "terms", "valid_from", "valid_to"}:
+    if _columns(db, "items") == _COLUMNS["items"] - {
+        "length",
+        "terms",
+        "valid_from",
+        "valid_to",
+        "origin",
+        "session",
+    }:
         return 2
     if "lasting" in _columns(db, "namespaces"):
         return 3
     if "valid_from" not in _columns(db, "items"):
         return 4
+    if "origin" not in _columns(db, "items"):
+        return 5
     return SCHEMA_VERSION
 
 
@@ -241,5 +256,21 @@ def _to_5(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR REPLACE INTO outbox (id, seq) SELECT id, ? FROM items", (seq,))
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {3: _to_3, 4: _to_4, 5: _to_5}
+def _to_6(db: sqlite3.Connection) -> None:
+    """Bring a schema-5 file to schema 6, inside the opening transaction.
+
+    Adds ``items.origin`` and ``items.session``, ``NULL`` in every record kept: it reads as
+    written through the API in no session (``Provenance("api", None)``). Nothing else
+    changes; the vector index holds no provenance, so nothing is queued for it.
+    """
+    db.execute("ALTER TABLE items ADD COLUMN origin TEXT")
+    db.execute("ALTER TABLE items ADD COLUMN session TEXT")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    3: _to_3,
+    4: _to_4,
+    5: _to_5,
+    6: _to_6,
+}
 """``{version: step}``: each step turns a file of the version before into this version."""

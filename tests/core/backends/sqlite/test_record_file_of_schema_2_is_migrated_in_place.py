@@ -24,6 +24,8 @@ def make_schema_2(path):
         ALTER TABLE items DROP COLUMN terms;
         ALTER TABLE items DROP COLUMN valid_from;
         ALTER TABLE items DROP COLUMN valid_to;
+        ALTER TABLE items DROP COLUMN origin;
+        ALTER TABLE items DROP COLUMN session;
         ALTER TABLE namespaces DROP COLUMN words;
         DROP TABLE docs;
         CREATE VIRTUAL TABLE docs USING fts5(scope, body, tokenize = 'porter unicode61');

@@ -22,6 +22,8 @@ def make_schema_3(path):
         ALTER TABLE namespaces RENAME COLUMN without_expiry TO lasting;
         ALTER TABLE items DROP COLUMN valid_from;
         ALTER TABLE items DROP COLUMN valid_to;
+        ALTER TABLE items DROP COLUMN origin;
+        ALTER TABLE items DROP COLUMN session;
         UPDATE meta SET value = '3' WHERE name = 'schema';
         """
     )

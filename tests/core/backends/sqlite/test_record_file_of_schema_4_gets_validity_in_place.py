@@ -22,6 +22,8 @@ def make_schema_4(path):
         """
         ALTER TABLE items DROP COLUMN valid_from;
         ALTER TABLE items DROP COLUMN valid_to;
+        ALTER TABLE items DROP COLUMN origin;
+        ALTER TABLE items DROP COLUMN session;
         UPDATE meta SET value = '4' WHERE name = 'schema';
         """
     )

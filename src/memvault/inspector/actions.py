@@ -1,0 +1,135 @@
+"""The inspector's changes: edit a memory's text, forget it, erase it.
+
+Each is a ``POST`` of a form from the inspector's own pages (the guard of
+:mod:`memvault.inspector.security` checked its origin; :func:`~memvault.inspector.forms.read_form`
+checks its form token) and goes through :class:`~memvault.MemoryStore`'s public API with
+source ``"ui"`` in the history:
+
+- **edit**: ``put`` of the value with the new text, ``if_updated_at=`` the version the page
+  showed, so an edit over a change made meanwhile is a ``409`` page showing the current
+  version (:class:`~memvault.errors.ConflictError`) and writes nothing;
+- **forget**: ``delete`` of the version shown (its history stays);
+- **erase**: ``delete(erase=True)``: the memory and the text of every history entry go.
+
+Forget and erase take two steps: ``GET /forget/...`` (or ``/erase/...``) is a page saying
+what will go with a button; only its form (field ``confirmed=yes``) does it. Each change
+answers a redirect (``303``) to the memory's page, whose history shows it.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from memvault.errors import ConflictError, ItemNotFoundError
+from memvault.inspector.forms import read_form
+from memvault.inspector.paths import read_item
+from memvault.inspector.render import item_url
+from memvault.inspector.views import form_token_of, html, store_of
+from memvault.items import MemoryItem
+from memvault.model import Namespace
+from memvault.namespace import format_namespace_path
+
+SOURCE = "ui"
+"""The source the history records for the inspector's changes."""
+
+
+def _absent(where: Namespace, key: str) -> ItemNotFoundError:
+    return ItemNotFoundError(
+        f"no live memory {key!r} in namespace {format_namespace_path(where)!r}: it was "
+        "forgotten, erased or expired; its page shows what is left"
+    )
+
+
+async def _live(request: Request, where: Namespace, key: str) -> MemoryItem:
+    """The live memory at ``(where, key)``.
+
+    Raises:
+        ItemNotFoundError: If there is none.
+    """
+    found = await store_of(request).aget(where, key)
+    if found is None:
+        raise _absent(where, key)
+    return found
+
+
+def _back(where: Namespace, key: str) -> Response:
+    return RedirectResponse(item_url(where, key), status_code=303)
+
+
+async def edit(request: Request) -> Response:
+    """``POST /edit/<namespace>/<key>``: fields ``text`` and ``updated_at``.
+
+    The text's line breaks are sent by browsers as CRLF; they are stored as LF.
+    """
+    where, key = read_item(request.scope, "edit")
+    fields = await read_form(request, form_token_of(request))
+    text = fields.text("text", required=True)
+    assert text is not None
+    shown_at = fields.number("updated_at")
+    found = await _live(request, where, key)
+    value = {**found.value, "text": text.replace("\r\n", "\n")}
+    await store_of(request).aput(where, key, value, if_updated_at=shown_at, source=SOURCE)
+    return _back(where, key)
+
+
+async def confirm_forget(request: Request) -> Response:
+    """``GET /forget/<namespace>/<key>``: the page that asks before forgetting."""
+    where, key = read_item(request.scope, "forget")
+    found = await _live(request, where, key)
+    return html(request, "confirm.html", action="forget", namespace=where, key=key, item=found)
+
+
+async def forget(request: Request) -> Response:
+    """``POST /forget/<namespace>/<key>``: fields ``confirmed=yes`` and ``updated_at``."""
+    where, key = read_item(request.scope, "forget")
+    fields = await read_form(request, form_token_of(request))
+    fields.confirmed()
+    shown_at = fields.number("updated_at")
+    await _live(request, where, key)
+    await store_of(request).adelete(where, key, if_updated_at=shown_at, source=SOURCE)
+    return _back(where, key)
+
+
+async def confirm_erase(request: Request) -> Response:
+    """``GET /erase/<namespace>/<key>``: the page that asks before erasing."""
+    where, key = read_item(request.scope, "erase")
+    store = store_of(request)
+    found = await store.aget(where, key)
+    if found is None and not await store.ahistory(where, key):
+        raise ItemNotFoundError(
+            f"no memory {key!r} in namespace {format_namespace_path(where)!r}, and none was "
+            "ever written there"
+        )
+    return html(request, "confirm.html", action="erase", namespace=where, key=key, item=found)
+
+
+async def erase(request: Request) -> Response:
+    """``POST /erase/<namespace>/<key>``: fields ``confirmed=yes`` and ``updated_at``.
+
+    ``updated_at`` is the live version's, or empty where the page showed only a history
+    (then a memory written there since is a conflict, not erased unseen).
+    """
+    where, key = read_item(request.scope, "erase")
+    fields = await read_form(request, form_token_of(request))
+    fields.confirmed()
+    store = store_of(request)
+    found = await store.aget(where, key)
+    if fields.text("updated_at", required=True) == "":
+        if found is not None:
+            raise ConflictError(
+                f"memory {key!r} was written again since its page was shown; look at it "
+                "before erasing it",
+                namespace=where,
+                key=key,
+                updated_at=found.updated_at,
+            )
+        if not await store.ahistory(where, key):
+            raise _absent(where, key)
+        await store.adelete(where, key, erase=True, source=SOURCE)
+        return _back(where, key)
+    shown_at = fields.number("updated_at")
+    if found is None:
+        raise _absent(where, key)
+    await store.adelete(where, key, erase=True, if_updated_at=shown_at, source=SOURCE)
+    return _back(where, key)

@@ -1,0 +1,264 @@
+"""The inspector's pages that only read: the namespace tree, a namespace, a memory, search, export.
+
+Each reads the store through :class:`~memvault.MemoryStore`'s public API (its async twins,
+so the server's event loop never waits on the store) and renders a template of
+:mod:`memvault.inspector.render`. A namespace or memory the store does not hold is an
+:class:`~memvault.errors.ItemNotFoundError` (``404``); a bad field an
+:class:`~memvault.errors.InvalidArgumentError` (``400``), both answered by
+:mod:`memvault.inspector.app`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from memvault.arguments import MAX_COUNT
+from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
+from memvault.firewall import held
+from memvault.inspector.forms import query_fields
+from memvault.inspector.paths import read_item, read_namespace
+from memvault.inspector.render import page
+from memvault.items import SCORE_SCALES, MemoryItem
+from memvault.model import SEARCH_MODES, Namespace, SearchMode
+from memvault.moments import day_text, read_moment
+from memvault.namespace import format_namespace_path, parse_namespace_path
+from memvault.periods import named_periods
+from memvault.store import MemoryStore
+
+PAGE_SIZE = 50
+"""Memories on one page of a namespace."""
+
+MAX_PAGE = MAX_COUNT // PAGE_SIZE
+"""The highest page number taken (the store skips at most ``MAX_COUNT`` memories)."""
+
+RESULTS = 20
+"""Results a search page shows."""
+
+WHY_DEPTH = 100
+"""How deep the dense-only and lexical-only searches of a result's "why" look."""
+
+
+def store_of(request: Request) -> MemoryStore:
+    """The store the inspector serves (kept on the app's state)."""
+    store: MemoryStore = request.app.state.store
+    return store
+
+
+def form_token_of(request: Request) -> str:
+    """The form token every form of the inspector carries."""
+    token: str = request.app.state.secrets.form_token
+    return token
+
+
+def html(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page rendered from ``template`` with the form token (for its forms) in its context."""
+    body = page(template, form_token=form_token_of(request), **context)
+    return HTMLResponse(body, status_code=status)
+
+
+@dataclass
+class Node:
+    """One namespace of the tree: its memories, those below it, and its children.
+
+    Attributes:
+        namespace: The namespace.
+        own: Memories in exactly this namespace.
+        total: Memories in it and below it.
+        children: The namespaces one segment longer, sorted.
+    """
+
+    namespace: Namespace
+    own: int = 0
+    total: int = 0
+    children: list[Node] = field(default_factory=list)
+
+
+def namespace_tree(counts: dict[Namespace, int]) -> list[Node]:
+    """The roots of the tree of namespaces, with counts summed up the tree.
+
+    Args:
+        counts: Memories of each namespace, in exactly it (``MemoryStore.stats().namespaces``).
+
+    Returns:
+        The first-segment namespaces, each with its children, sorted.
+    """
+    nodes: dict[Namespace, Node] = {}
+    roots: list[Node] = []
+    for namespace in sorted(counts):
+        for depth in range(1, len(namespace) + 1):
+            prefix = namespace[:depth]
+            if prefix not in nodes:
+                nodes[prefix] = Node(prefix)
+                (roots if depth == 1 else nodes[prefix[:-1]].children).append(nodes[prefix])
+            nodes[prefix].total += counts[namespace]
+        nodes[namespace].own = counts[namespace]
+    return roots
+
+
+async def home(request: Request) -> Response:
+    """``/``: every namespace that holds memories, as a tree with counts."""
+    stats = await store_of(request).astats()
+    return html(
+        request,
+        "namespaces.html",
+        roots=namespace_tree(stats.namespaces),
+        memories=stats.memories,
+        info=stats.info,
+    )
+
+
+async def namespace(request: Request) -> Response:
+    """``/ns/<namespace>?page=N``: a namespace's memories (and those below), newest first."""
+    store = store_of(request)
+    where = read_namespace(request.scope, "ns")
+    number = query_fields(request).count("page", default=1, maximum=MAX_PAGE)
+    total = await store.acount(where)
+    if total == 0:
+        raise ItemNotFoundError(
+            f"no memories in namespace {format_namespace_path(where)!r}: pick one on the home page"
+        )
+    pages = math.ceil(total / PAGE_SIZE)
+    if number > pages:
+        raise ItemNotFoundError(
+            f"field 'page' is {number}, but namespace {format_namespace_path(where)!r} has "
+            f"{pages} page{'s' if pages > 1 else ''} of memories"
+        )
+    items = await store.asearch(
+        where, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE, include_closed=True
+    )
+    rows = [(item, held(item.value)) for item in items]
+    return html(
+        request, "namespace.html", namespace=where, rows=rows, page=number, pages=pages, total=total
+    )
+
+
+async def item(request: Request) -> Response:
+    """``/item/<namespace>/<key>``: a memory, its history as a timeline, edit/forget/erase."""
+    store = store_of(request)
+    where, key = read_item(request.scope, "item")
+    found, entries = await store.aget(where, key), await store.ahistory(where, key)
+    if found is None and not entries:
+        raise ItemNotFoundError(
+            f"no memory {key!r} in namespace {format_namespace_path(where)!r}, and none was "
+            "ever written there"
+        )
+    sources = found.value.get("sources") if found is not None else None
+    return html(
+        request,
+        "item.html",
+        namespace=where,
+        key=key,
+        item=found,
+        held=held(found.value) if found is not None else None,
+        sources=[s for s in sources if isinstance(s, str)] if isinstance(sources, list) else [],
+        entries=entries,
+    )
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Where a result ranks in a search of one mode: its rank (from 1) and score.
+
+    Attributes:
+        rank: 1 for the first result.
+        score: The score that search gave it.
+    """
+
+    rank: int
+    score: float
+
+
+async def _placings(
+    store: MemoryStore, prefix: Namespace, query: str, mode: SearchMode, as_of: float | None
+) -> dict[tuple[Namespace, str], Placing] | None:
+    """Each memory a ``mode``-only search of ``query`` finds in its top :data:`WHY_DEPTH`.
+
+    ``None`` if the store's backend does not serve that mode (a Chroma server has no lexical
+    search): the other arguments are those of the page's own search, which passed.
+    """
+    try:
+        found = await store.asearch(prefix, query=query, mode=mode, as_of=as_of, limit=WHY_DEPTH)
+    except InvalidArgumentError:
+        return None
+    return {
+        (hit.namespace, hit.key): Placing(rank, hit.score or 0.0)
+        for rank, hit in enumerate(found, 1)
+    }
+
+
+async def search(request: Request) -> Response:
+    """``/search?q=&ns=&mode=&as_of=``: the search form and, with ``q``, results and why."""
+    store = store_of(request)
+    fields = query_fields(request)
+    query = fields.text("q")
+    ns_text = fields.text("ns") or ""
+    mode = cast(SearchMode, fields.choice("mode", SEARCH_MODES, store.default_mode))
+    as_of_text = fields.text("as_of") or ""
+    form = {"q": query or "", "ns": ns_text, "mode": mode, "as_of": as_of_text}
+    try:
+        prefix = parse_namespace_path(ns_text) if ns_text.strip() else ()
+    except InvalidNamespaceError as error:
+        raise InvalidNamespaceError(f"field 'ns': {error}") from None
+    as_of = read_moment(as_of_text, "as_of") if as_of_text.strip() else None
+    if query is None:
+        return html(request, "search.html", form=form, modes=SEARCH_MODES, searched=False)
+    if not query.strip():
+        raise InvalidArgumentError("field 'q' is empty: give some words to search for")
+    results: list[MemoryItem] = await store.asearch(
+        prefix, query=query, mode=mode, as_of=as_of, limit=RESULTS
+    )
+    dense = await _placings(store, prefix, query, "dense", as_of)
+    lexical = await _placings(store, prefix, query, "lexical", as_of)
+    periods = [(day_text(p.start), day_text(p.end - 1)) for p in named_periods(query)]
+    rows = [
+        {
+            "item": hit,
+            "rank": rank,
+            "held": held(hit.value),
+            "dense": None if dense is None else dense.get((hit.namespace, hit.key)),
+            "lexical": None if lexical is None else lexical.get((hit.namespace, hit.key)),
+        }
+        for rank, hit in enumerate(results, 1)
+    ]
+    return html(
+        request,
+        "search.html",
+        form=form,
+        modes=SEARCH_MODES,
+        searched=True,
+        rows=rows,
+        dense_served=dense is not None,
+        lexical_served=lexical is not None,
+        depth=WHY_DEPTH,
+        periods=periods,
+        scales=SCORE_SCALES,
+        score_type=results[0].score_type if results else None,
+    )
+
+
+async def export(request: Request) -> Response:
+    """``/export/<namespace>``: the namespace's memories and history as a JSON Lines download."""
+    store = store_of(request)
+    where = read_namespace(request.scope, "export")
+    if await store.acount(where) == 0:
+        raise ItemNotFoundError(
+            f"no memories in namespace {format_namespace_path(where)!r} to export"
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        written = Path(folder) / "export.jsonl"
+        await store.aexport_jsonl(written, where)
+        body = written.read_bytes()
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(where)).strip("-.")[:100] or "namespace"
+    return Response(
+        body,
+        media_type="application/jsonl",
+        headers={"content-disposition": f'attachment; filename="memvault-{name}.jsonl"'},
+    )
