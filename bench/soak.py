@@ -79,6 +79,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as a script, bench/ is on the path, not the repository
+
+from tests.core.processes import error_name, wait_for_go  # noqa: E402
+
 LOCOMO_BESIDE = REPO.parent / "shared" / "data" / "locomo"
 SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
 REPEAT_EVERY = 7  # every seventh turn repeats the note of REPEAT_BACK turns before
@@ -151,22 +155,6 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
 
 
-def error_name(error: BaseException) -> str:
-    """``module.Class: message`` of an exception, cut to 500 characters."""
-    kind = type(error)
-    return f"{kind.__module__}.{kind.__qualname__}: {error}"[:500]
-
-
-def wait_for_go(run: Path, name: str) -> None:
-    """In a child: say ``name`` is ready, then wait until the parent says go (at most 10 min)."""
-    (run / f"ready-{name}").touch()
-    deadline = time.monotonic() + 600
-    while not (run / "go").exists():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the parent never said go")
-        time.sleep(0.01)
-
-
 # -- the child processes ------------------------------------------------------------------
 
 
@@ -199,7 +187,7 @@ def run_agent(run: Path, user: str, generation: int, llm_seconds: float) -> None
         {"messages": [("user", statement(user, -1))]}, context={"user_id": f"{user}-warm-up"}
     )
     middleware.flush()
-    wait_for_go(run, f"{user}-{generation}")
+    wait_for_go(run, f"{user}-{generation}", timeout=600)
     said: list[str] = []
     number = generation * GENERATION
     while not (run / "stop-agents").exists():
@@ -254,7 +242,7 @@ def run_searcher(run: Path, name: str, agents: int, pause: float) -> None:
     store = MemoryStore(run / "store")
     rng = random.Random(name)
     store.search(("users",), query="warm up")  # loads the embedder, off the clock
-    wait_for_go(run, name)
+    wait_for_go(run, name, timeout=600)
     latencies: list[float] = []
     errors: list[str] = []
     for count in itertools.count():
