@@ -494,10 +494,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         run = args.path
         run.mkdir(parents=True)
     files = conversations(args.data, run, args.sessions)[: args.ingests]
-    from memvault import MemoryStore
-
-    MemoryStore(run / "store").close()  # created once, before the processes open it
-
+    # The children create the store as they open it, before the clock starts (processes
+    # creating one store at once make one: tests/core/backends/).
     children = {
         f"agent{n}-0": spawn(run, f"agent{n}-0", "agent", run, f"agent{n}", 0, args.llm_seconds)
         for n in range(args.agents)
