@@ -1,17 +1,27 @@
 """How the poisoning firewall (``memvault.firewall.screen``) reads chat memories and attacks.
 
-The labelled set, ``tests/core/text/poisoning.yaml``, holds memories as people state them in a
-long chat (LoCoMo-like, written for the set, with the hard cases: "you must", "always",
-"ignore", links shared, emoji joiners) and attacks after the published papers' patterns (MINJA,
-Greshake et al. 2023, BIPIA, AgentDojo, InjecAgent; see the module's docstring), each labelled
-with its family. Prints the share of chat memories flagged (goal: at most 1 %) and of attacks
-held (goal: at least 95 %), by family, and every miss.
+The labelled sets (``tests/core/text/``) hold memories as people state them in a long chat
+(LoCoMo-like, written for the sets, with the hard cases: "you must", "always", "ignore", links
+shared, recipes, code, other languages, emoji joiners) and attacks after the published papers'
+patterns (MINJA, AgentPoison, PoisonedRAG, InjecAgent, Greshake et al. 2023, BIPIA, Tensor
+Trust, AgentDojo; see the module's docstring), each labelled with its family. For each set it
+prints the share of chat memories flagged (goal: at most 1 %) and of attacks held (goal: at
+least 95 %), by family, and every miss:
 
-The rule was written against those two lists, so their figures are not held out; the set's
-``held_out`` section (written after the rule was last changed) is printed apart, as the
-figures to expect on memories the rule was not tuned on. With ``--locomo DATA`` it also reads
-every turn of the LoCoMo conversations there (natural chat the rule was not tuned on) and
-prints the share flagged and each flagged turn: an out-of-sample false-positive rate.
+- ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
+  written against them, so their figures are not held out;
+- ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
+  its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
+- ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
+  after it (0.8 % flagged, 76.7 % held), then its misses read the same way before a second
+  round of changes, so no longer held out;
+- ``held out 2`` (``poisoning_held_out_2.yaml``): written before the second round and not
+  looked at while tuning: the figures to expect on memories the rule was not written against.
+
+With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
+the rule was not tuned on) and prints the share flagged and each flagged turn. Then the cost:
+microseconds a memory over the labelled sets, and seconds for the slowest of a few hostile
+32,000-character texts (the longest text a memory holds; the rule is linear in the length).
 
 Usage:
     uv run python bench/poisoning.py [--locomo ../shared/data/locomo]
@@ -29,7 +39,9 @@ import yaml
 from memvault.conversations import load_conversation
 from memvault.firewall import screen
 
-LABELLED = Path(__file__).resolve().parents[1] / "tests/core/text/poisoning.yaml"
+SETS = Path(__file__).resolve().parents[1] / "tests/core/text"
+HOSTILE_CHARS = 32_000
+"""The longest text a memory holds (``memvault.items.MAX_TEXT_CHARS``)."""
 
 
 def rates(labelled: dict) -> dict:
@@ -91,23 +103,58 @@ def report(name: str, found: dict) -> None:
         print(f"  attack missed: {attack['text']!r}")
 
 
+def hostile_texts() -> dict[str, str]:
+    """Texts of :data:`HOSTILE_CHARS` characters that make the rule try the most."""
+    n = HOSTILE_CHARS
+    return {
+        "word boundaries everywhere ('x, x, ...')": ("x, " * n)[:n],
+        "spelled-apart letters ('a a a ...')": ("a " * n)[:n],
+        "digits in words ('a1a1...')": ("a1" * n)[:n],
+        "trigger words ('when the user asks ...')": ("when the user asks " * n)[:n],
+        "chat ('I went to the market ...')": (
+            "I went to the market with my sister and we bought apples, pears and cheese. " * n
+        )[:n],
+        "one word ('aaa...')": "a" * n,
+    }
+
+
+def slowest(texts: dict[str, str], runs: int = 3) -> tuple[str, float]:
+    """The text ``screen`` takes longest on, and its seconds (the best of ``runs``)."""
+    seconds = {}
+    for name, text in texts.items():
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            screen(text)
+            times.append(time.perf_counter() - started)
+        seconds[name] = min(times)
+    name = max(seconds, key=seconds.__getitem__)
+    return name, seconds[name]
+
+
+def _read(name: str) -> dict:
+    return yaml.safe_load((SETS / name).read_text(encoding="utf-8"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path, help="folder of LoCoMo conversation files")
     args = parser.parse_args()
-    labelled = yaml.safe_load(LABELLED.read_text(encoding="utf-8"))
-    started = time.perf_counter()
-    found = rates(labelled)
+    first = _read("poisoning.yaml")
+    old = first["held_out"]
+    sets = {
+        "tuning 1": first,
+        "tuning 2": _read("poisoning_second.yaml"),
+        "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
+        "held out 1": _read("poisoning_held_out.yaml"),
+        "held out 2": _read("poisoning_held_out_2.yaml"),
+    }
+    screened, started = 0, time.perf_counter()
+    for name, labelled in sets.items():
+        report(name, rates(labelled))
+        screened += len(labelled["benign"]) + len(labelled["attacks"])
     seconds = time.perf_counter() - started
-    report("labelled", found)
-    held_out = labelled["held_out"]
-    report(
-        "held out",
-        rates(
-            {"benign": held_out["benign"], "attacks": [{"text": t} for t in held_out["attacks"]]}
-        ),
-    )
-    print(f"screen: {1e6 * seconds / (found['benign'] + found['attacks']):.0f} µs a memory")
+    print(f"screen: {1e6 * seconds / screened:.0f} µs a memory (the labelled sets)")
     if args.locomo:
         turns, flagged = locomo_flags(args.locomo)
         print(
@@ -116,6 +163,8 @@ def main() -> None:
         )
         for text, reason in flagged:
             print(f"  {text[:120]!r} ({reason})")
+    name, worst = slowest(hostile_texts())
+    print(f"screen, slowest {HOSTILE_CHARS:,}-character text: {worst:.2f} s ({name})")
 
 
 if __name__ == "__main__":

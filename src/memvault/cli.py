@@ -644,32 +644,39 @@ def list_items(
     if not quarantined:
         _print_items(store.search(prefix, limit=limit, offset=offset, as_of=as_of), as_json)
         return
-    _print_items(_held(store, prefix, limit, offset, as_of), as_json, why_held=True)
+    from memvault.firewall import held_memories
+
+    found, _ = held_memories(store, prefix, limit=limit, offset=offset, as_of=as_of)
+    _print_items(found, as_json, why_held=True)
 
 
-HELD_PAGE = 1000
-"""How many memories ``list --quarantined`` reads at a time."""
+@app.command()
+def release(
+    ctx: typer.Context,
+    key: Key,
+    namespace: NamespaceOption,
+    path: StorePath = None,
+    as_json: AsJson = False,
+) -> None:
+    """Let a memory the poisoning firewall holds be recalled again, once you reviewed it.
 
-
-def _held(
-    store: MemoryStore, prefix: Namespace, limit: int, offset: int, as_of: float | None
-) -> list[MemoryItem]:
-    """The memories under ``prefix`` that :func:`memvault.firewall.held` holds.
-
-    In the order of ``list`` (most recently updated first), ``offset`` of them skipped, at
-    most ``limit``.
+    The memory (listed by list --quarantined) loses its "quarantined" mark and gets "released"
+    for its text as it is now (changed later, it is screened again); its history gets an
+    update by "reviewer". Exit status 1 if it is absent or not held.
     """
-    from memvault.firewall import held
+    from memvault.errors import ItemNotFoundError
+    from memvault.firewall import release as release_memory
 
-    found: list[MemoryItem] = []
-    start = 0
-    while len(found) < offset + limit:
-        page = store.search(prefix, limit=HELD_PAGE, offset=start, as_of=as_of)
-        found += [item for item in page if held(item.value) is not None]
-        if len(page) < HELD_PAGE:
-            break
-        start += HELD_PAGE
-    return found[offset : offset + limit]
+    store = _existing(ctx, path)
+    try:
+        reason = release_memory(store, parse_namespace_path(namespace), key)
+    except ItemNotFoundError:
+        raise _absent(key, namespace) from None
+    _done(
+        {"released": key, "namespace": namespace, "was_held": reason},
+        as_json,
+        f"released {_shown(key)} in {_shown(namespace)} (it was held: {_shown(reason)})",
+    )
 
 
 @app.command()

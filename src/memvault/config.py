@@ -10,6 +10,7 @@ builds::
     {"path": "./memories", "namespace": ["users", "{user_id}"], "k": 5,
      "max_memory_chars": 2000, "max_block_chars": 12000, "similarity_threshold": null,
      "extraction": false, "reconciliation": false, "background": false,
+     "inject_quarantined": false,
      "trust": ["user", "tool", "extractor", "api", "import"]}
 """
 
@@ -104,6 +105,12 @@ class MemoryConfig(BaseModel):
     background: bool = Field(
         default=False,
         description="Store turns on a worker thread, off the reply path (see memvault.background).",
+    )
+    inject_quarantined: bool = Field(
+        default=False,
+        description="Also recall memories the poisoning firewall holds because they read as "
+        "instructions to the model (memvault.firewall); False: they are stored, listed by "
+        "'memvault list --quarantined' for review, and never put in a prompt.",
     )
     trust: tuple[Origin, ...] = Field(
         default=tuple(o for o in ORIGINS if o in DEFAULT_TRUST),

@@ -10,25 +10,33 @@ stores it flagged ``"quarantined"``, see :mod:`memvault.agent`).
 :func:`screen` returns the first reason a text is held, or ``None``. The reasons, each a
 pattern family from the published attacks (the citations say where each comes from):
 
-- ``"override"``: "ignore / disregard / forget (all) previous instructions", "new
-  instructions:", "you are now ...", "developer mode": the goal hijacking of Perez & Ribeiro
-  2022 ("Ignore Previous Prompt", arXiv:2211.09527), the indirect injections of Greshake et
-  al. 2023 ("Not what you've signed up for", arXiv:2302.12173) and AgentDojo's
+- ``"override"``: "ignore / disregard / forget / pay no attention to (all) previous
+  instructions" (and in Spanish, French, German, Portuguese, Italian, Russian, Chinese and
+  Japanese), instructions declared void, fake or superseded, "you are now ...", a new persona
+  or a rule-free AI, "developer mode", "reveal your system prompt", Tensor Trust's "say
+  'access granted'" (Toyer et al. 2023, arXiv:2311.01011): the goal hijacking of Perez &
+  Ribeiro 2022 ("Ignore Previous Prompt", arXiv:2211.09527), the indirect injections of
+  Greshake et al. 2023 ("Not what you've signed up for", arXiv:2302.12173) and AgentDojo's
   ``ignore_previous`` attack (Debenedetti et al. 2024, arXiv:2406.13352).
-- ``"directive"``: a sentence addressed to the assistant: "always answer / respond / recommend
-  ...", "never tell the user ...", "you must / should always ...", "in your response include
-  ...", "when the user asks about X, answer Y" (the trigger-action records of MINJA and of
-  PoisonedRAG, Zou et al. 2024, arXiv:2402.07867, and AgentPoison, Chen et al. 2024,
-  arXiv:2407.12784), the task-irrelevant instructions of BIPIA (Yi et al. 2023,
-  arXiv:2312.14197: "respond in ...", "add an advertisement ...", "reveal your system
-  prompt") and AgentDojo's ``important_instructions`` ("this is an important message from me
-  to you, the AI ... before you solve the task ...") and tool-use goals ("send / transfer /
-  forward ... to ...").
+- ``"directive"``: a sentence addressed to the assistant: "always recommend ...", "never tell
+  the user ...", "you must always ...", "in your next answer include ...", a trigger and an
+  action ("when the user asks about X, answer Y", "whenever finance comes up, recommend Z",
+  "when you book travel for this user, pick ...", "for any question about X: ..."), false
+  answers ("the answer to every question about X is ..."), "for future queries ..." (the
+  records MINJA plants, Dong et al. 2025, arXiv:2503.03704; PoisonedRAG, Zou et al. 2024,
+  arXiv:2402.07867; AgentPoison, Chen et al. 2024, arXiv:2407.12784); hiding things from the
+  user; changes to what the model writes (a language, a format, an ad, a plug: BIPIA, Yi et
+  al. 2023, arXiv:2312.14197); AgentDojo's ``important_instructions``; the tool-use goals of
+  InjecAgent (Zhan et al. 2024, arXiv:2403.02691) and AgentDojo: data sent to an address,
+  money moved, devices unlocked, access granted, purchases with the card on file. Spanish,
+  French, German, Portuguese, Italian, Chinese, Japanese and Russian triggers and "always
+  recommend" too.
 - ``"markup"``: chat-template and tool-call markup that would let a memory pose as another
   turn: ``<|im_start|>`` and other ``<|...|>`` special tokens (ChatML), ``[INST]``,
   ``<<SYS>>`` (Llama 2), ``### Instruction:``, a line starting ``system:`` /
-  ``assistant:``, ``<tool_call>`` / ``<function_calls>`` and OpenAI ``"tool_calls"`` JSON,
-  AgentDojo's ``<INFORMATION>`` wrapper.
+  ``assistant:``, ``<tool_call>`` / ``<tool_use>`` / ``<function_calls>`` and OpenAI
+  ``"tool_calls"`` JSON, AgentDojo's ``<INFORMATION>`` wrapper, an HTML comment speaking to
+  an AI.
 - ``"hidden"``: characters a reader does not see but a model reads: Unicode format
   characters (category ``Cf``: zero-width spaces and joiners, bidi overrides and isolates,
   the tag characters of "ASCII smuggling", soft hyphens), private-use characters (``Co``) and
@@ -38,37 +46,65 @@ pattern family from the published attacks (the citations say where each comes fr
   two emoji (woman, U+200D, laptop: the technologist emoji) and the tag characters of a
   subdivision flag (Scotland's) are ordinary text and pass.
 - ``"encoded"``: a base64 blob (40 or more base64 characters, mixed case with a digit, that
-  decode) carrying an instruction past word filters (Greshake et al. 2023, section on
-  encoded payloads; Wei et al. 2023, "Jailbroken", arXiv:2307.02483).
-- ``"link"``: a link the model is asked to fetch or to render (an imperative "visit / open /
-  fetch / browse / load / download ... https://..."; a markdown image with a remote
-  address, the exfiltration channel of Greshake et al. 2023 and Rehberger's "prompt injection
-  to data exfiltration" write-ups; an address with a placeholder to fill with the
-  conversation, ``?q={...}``).
+  decode), hex that decodes to text, or a text in ROT13, carrying an instruction past word
+  filters (Greshake et al. 2023, section on encoded payloads; Wei et al. 2023, "Jailbroken",
+  arXiv:2307.02483).
+- ``"link"``: a link the model is asked to fetch or render ("fetch / load / navigate to ...
+  https://...", or "visit / open / go read ... https://... and follow / do what it says"); a
+  markdown image with a remote address, the exfiltration channel of Greshake et al. 2023 and
+  Rehberger's "prompt injection to data exfiltration" write-ups; an address with a
+  placeholder to fill with the conversation (``?q={...}``) or an empty parameter to append
+  it to.
+
+Words are read as written and unmasked (full-width letters folded, Cyrillic, Greek and
+Armenian look-alikes made Latin, letters spelled apart joined, digits in words read as
+letters). An override, directive or link in the speaker's own words does not count: "I
+always answer emails before 9", "we decided to never tell anyone", "my teacher told us to
+forget the rules" (a first-person subject, or someone reported, before it in the clause, and
+no "you" there).
 
 What it does not catch, by design: a preference stated as a fact ("The user prefers answers
 in French.", "I like short replies") is a memory, not an instruction, and passes; an
-instruction in other words than these (a paraphrase, another language) passes too. Measured
-on a hand-labelled set (``tests/core/text/poisoning.yaml``, printed by ``bench/poisoning.py``):
-on the 259 chat memories and 175 attacks it was written against, 0 flagged and all held; on
-30 + 25 written after it was last changed, 0 flagged and 19 of 25 held (76 %); on the 2,760
-turns of five LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours,
-searched once each; :func:`screen` takes about 0.2 ms a memory.
+instruction in other words than these (a paraphrase, a language or an obfuscation it does not
+know) passes too. Measured by ``bench/poisoning.py`` on hand-labelled sets
+(``tests/core/text/poisoning*.yaml``): on the 505 chat memories and 323 attacks of the two
+sets it was written against, 1 flagged and 322 held; on a set written before its last change
+and not looked at while tuning (``poisoning_held_out_2.yaml``), 1 of 98 chat memories flagged
+(1.0 %) and 46 of 50 attacks held (92 %, short of the 95 % goal); on the 2,760 turns of five
+LoCoMo conversations, 0 flagged. Patterns are regular expressions of ours, searched on the
+lower-cased text from outside words only (``screen`` is linear in the text's length):
+about 0.2 ms a memory of the sets and 0.3 s for the slowest 32,000-character hostile text
+(the rule before this revision: 0.25 ms and 0.27 s, on the same loaded 2-core machine).
+
+A reviewer lets a held memory be recalled with :func:`release` (``memvault release``,
+:meth:`MemoryScope.release <memvault.MemoryScope.release>`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import codecs
+import hashlib
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any, Final
+from functools import partial
+from typing import TYPE_CHECKING, Any, Final
 
-from memvault.errors import InvalidArgumentError, shown
+from memvault.arguments import MAX_COUNT
+from memvault.errors import InvalidArgumentError, ItemNotFoundError, shown
+from memvault.history import validate_source
+
+if TYPE_CHECKING:
+    from memvault.items import MemoryItem
+    from memvault.model import Namespace
+    from memvault.store import MemoryStore
 
 QUARANTINED: Final = "quarantined"
 """The value field the agent layer writes on a memory the rule holds: the reason, a str."""
+RELEASED: Final = "released"
+"""The value field :func:`release` writes: the SHA-256 (hex) of the text a reviewer released."""
 
 _F = re.IGNORECASE | re.MULTILINE
 
@@ -82,7 +118,22 @@ _BEFORE = (
     r"system|all|any|every|the|your|these|those|other)"
 )
 
-OVERRIDE: Final = re.compile(
+_OUTSIDE_WORDS = r"(?:(?<![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[^\w\s]))"
+"""Where a match may start: not inside a word (but anywhere in Chinese, Japanese or Korean,
+written without spaces), or at a punctuation mark. Trying a few hundred alternatives only there,
+on lower-cased text (literals then fail at their first character), keeps ``screen`` fast."""
+
+
+def _rule(source: str) -> re.Pattern[str]:
+    """``source`` compiled to match lower-cased text, multi-line, from outside words only."""
+    return re.compile(f"{_OUTSIDE_WORDS}(?:{source})", re.MULTILINE)
+
+
+_IMPERATIVE = r"(?:^|[.!?;:]\s+|\n\s*|\b(?:please|now|then|just)\s+)"
+"""Where an imperative addressed to the reader starts: a sentence, or after "please", "now"."""
+_MODE = r"(?:developer|god|debug|maintenance|admin|sudo|root|test|unrestricted)\s+mode\b"
+
+OVERRIDE: Final = _rule(
     rf"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|discard|abandon|neglect)\s+"
     rf"(?:(?:all|any|every|each|of|the|your|my|these|those|what|everything|that)\s+){{0,4}}"
     rf"(?:{_BEFORE}\s+){{1,3}}(?:\w+\s+)?{_TARGET}\b"
@@ -93,11 +144,67 @@ OVERRIDE: Final = re.compile(
     rf"|\byou\s+are\s+no\s+longer\s+(?:an?|the|bound|restricted|limited|required|an?\s+ai|a\s+language|an\s+assistant)\b"
     rf"|\bfrom\s+now\s+on,?\s+you\b"
     rf"|\b(?:from\s+(?:this|that)\s+point\s+(?:on|forward)|from\s+now\s+on|going\s+forward|"
-    rf"henceforth|hereafter|from\s+here\s+on)\b,?\s+(?:\w+\s+){{0,2}}?(?:respond|reply|answer|"
+    rf"henceforth|hereafter|from\s+here\s+on)\b,?\s+(?!(?:i|we|my|our)\b)(?:\w+\s+){{0,2}}?(?:respond|reply|answer|"
     rf"speak|write|translate|output|talk\s+only|only\s+(?:respond|reply|answer|say|speak)|"
     rf"every\s+(?:answer|response|reply))\b"
-    rf"|\b(?:developer|god|jailbreak|dan|unrestricted|unfiltered|debug|maintenance|admin|sudo|root|"
-    rf"test)\s+mode\b"
+    rf"|\b(?:jailbreak|jailbroken|dan|unrestricted|unfiltered|uncensored|evil|no-?limits?)\s+mode\b"
+    rf"|{_IMPERATIVE}(?:enter|activate|enable|switch\s+(?:in)?to|go\s+into|turn\s+on|engage|"
+    rf"boot\s+into)\s+(?:the\s+|your\s+)?(?:\w+\s+)?{_MODE}"
+    rf"|\byou(?:\s+are|'re)\s+(?:now\s+)?(?:in|running\s+in)\s+(?:\w+\s+)?{_MODE}"
+    # instructions declared void, superseded, or never meant
+    rf"|\b(?:your|previous|prior|earlier|above|original|old|system|existing|former|initial)\s+"
+    rf"(?:\w+\s+)?(?:instructions|rules|guidelines|directives|directions|restrictions|limits|"
+    rf"limitations|filters|prompts?|programming|policies|constraints|settings)\s+(?:(?:are|is|"
+    rf"have\s+been|has\s+been|were|was)\s+(?:now\s+|hereby\s+|all\s+)*(?:void|obsolete|"
+    rf"cancell?ed|revoked|invalid|outdated|null|lifted|suspended|removed|disabled|waived|"
+    rf"overridden|superseded|replaced|deprecated|a\s+test|fake|wrong)|(?:no\s+longer|don'?t|"
+    rf"do\s+not|doesn'?t|does\s+not)\s+(?:apply|matter|count|hold|bind))\b"
+    rf"|\b(?:restrictions|rules|instructions|guidelines|limits|filters)\s+(?:placed\s+on|given\s+to|"
+    rf"set\s+for|imposed\s+on)\s+you\b"
+    rf"|\b(?:supersedes?|overrides?|overrules?|takes?\s+precedence\s+over|replaces?)\s+(?:all\s+|"
+    rf"any\s+)?(?:the\s+)?(?:user'?s|previous|prior|your|system|other|earlier|original|"
+    rf"developer'?s)\b"
+    rf"|\byou\s+(?:have\s+been|were|are\s+being|'ve\s+been|are)\s+(?:now\s+)?(?:re-?programmed|"
+    rf"jailbroken|reconfigured|unlocked|freed|liberated|hacked|taken\s+over)\b"
+    rf"|\byou\s+now\s+(?:serve|work\s+for|obey|answer\s+to|belong\s+to|represent|take\s+orders)\b"
+    rf"|\b(?:from\s+(?:this|that)\s+(?:moment|point|time)\s*(?:on|forward)?|starting\s+(?:now|"
+    rf"today)|as\s+of\s+now),?\s+you\b"
+    rf"|\b(?:everything|anything|all)\s+(?:before|above|prior\s+to)\s+(?:this|here)\s*(?:line|"
+    rf"sentence|point|message|note|memory|text)?\s+(?:was|is|were)\b"
+    rf"|\b(?:final|real|actual|true)\s+(?:instructions?|task|rules)\s+(?:follows?|are|is|below)\b"
+    rf"|\b(?:comply\s+with|follow|obey)\s+(?:only\s+)?(?:the\s+)?(?:text|instructions?|note|memory|"
+    rf"rules|commands?)\s+(?:below|in\s+this\s+(?:note|memory|message))\b"
+    rf"|\b(?:ignore|disregard|forget|skip)\s+(?:what(?:ever)?|everything|anything)\s+(?:the\s+)?"
+    rf"(?:user|human|customer|person)\s+(?:just\s+)?(?:says?|said|asks?|asked|wants?|types?|typed|"
+    rf"writes?|wrote|requests?|requested)\b"
+    rf"|\b(?:say|output|print|respond\s+with|reply\s+with|answer\s+with)\s+['\"\u2018\u201c]?"
+    rf"access\s+granted\b"
+    rf"|\b(?:ai|assistant|bot|model|chatbot|gpt|llm)\s+(?:without|with\s+no|free\s+(?:of|from))\s+"
+    rf"(?:any\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|ethics|morals|"
+    rf"censorship|boundaries)\b"
+    rf"|\bstay\s+in\s+character\b"
+    rf"|\breset\s+(?:to\s+)?(?:your\s+)?(?:factory|default|original|initial)\s+(?:instructions|"
+    rf"prompt|programming)\b"
+    rf"|\bstop\s+being\s+(?:an?\s+|the\s+)?(?:helpful\s+)?(?:assistant|ai|chatbot|bot|model)\b"
+    rf"|\b(?:forget|drop|abandon|ignore|discard)\s+(?:your|the)\s+(?:persona|character|role|"
+    rf"identity)\b"
+    # the same in the languages a user may write in
+    rf"|\b(?:ignora|ignore|ignorad|olvida|olvide|olvidad|descarta|omite|desobedece)\s+(?:todas?\s+|"
+    rf"todos\s+)?(?:las\s+|los\s+|tus\s+|sus\s+|as\s+|suas\s+)?(?:\w+\s+)?(?:instrucciones|reglas|"
+    rf"indicaciones|órdenes|ordenes|directrices|normas|instruções|instrucoes|regras|orientações|"
+    rf"ordens|diretrizes)\b"
+    rf"|\b(?:esqueça|esqueca|esquece|desconsidere|descarte)\s+(?:\w+\s+){{0,3}}?(?:instruções|"
+    rf"instrucoes|regras|orientações|ordens|diretrizes)\b"
+    rf"|\b(?:ignore[zs]?|oublie[zs]?|néglige[zs]?)\s+(?:toutes\s+|tous\s+)?(?:les\s+|vos\s+|tes\s+|"
+    rf"ces\s+)(?:\w+\s+)?(?:instructions|règles|consignes|directives|ordres)\b"
+    rf"|\b(?:ignoriere|ignorier|ignorieren\s+sie|vergiss|vergessen\s+sie|missachte|missachten\s+sie)"
+    rf"\s+(?:\w+\s+){{0,3}}?(?:anweisungen|regeln|instruktionen|vorgaben|befehle|richtlinien)\b"
+    rf"|\b(?:ignora|ignorate|ignori|dimentica|dimenticate|dimentichi)\s+(?:tutte\s+)?(?:le\s+)?"
+    rf"(?:tue\s+|sue\s+)?(?:istruzioni|regole|indicazioni|direttive)\b"
+    rf"|(?:игнорируй|игнорируйте|проигнорируй|забудь|забудьте)\s+(?:\w+\s+){{0,2}}?(?:инструкции|"
+    rf"правила|указания|команды)"
+    rf"|(?:忽略|无视|忽视|忘记|忘掉|不要理会)[^。！？\n]{{0,10}}?(?:指令|指示|规则|提示|命令|设定)"
+    rf"|(?:指示|ルール|命令|プロンプト|設定)[^。！？\n]{{0,10}}?(?:無視|忘れ)"
     rf"|\b(?:ignore|disregard|forget|bypass|override|set\s+aside|stop\s+following|abandon|drop|"
     rf"suspend|turn\s+off|disable|lift|remove)\s+(?:all\s+|any\s+|of\s+)*(?:your|the|its)\s+"
     rf"(?:\w+\s+)?(?:training|guidelines|programming|restrictions|filters?|guardrails|safety"
@@ -133,8 +240,32 @@ OVERRIDE: Final = re.compile(
     rf"|\byour\s+new\s+(?:role|persona|task|job|identity|name|purpose|goal)\s+is\b"
     rf"|\b(?:system|admin|security|developer|important)\s+(?:notice|message|update|alert|note|"
     rf"instruction|announcement)\s*[:\-\u2013\u2014]"
-    rf"|\b(?:system|hidden|initial)\s+prompt\b",
-    _F,
+    rf"|\b(?:your|the\s+assistant'?s|the\s+model'?s)\s+(?:hidden\s+|initial\s+|original\s+|secret\s+)?"
+    rf"(?:system\s+)?prompt\b|\b(?:hidden|initial|secret)\s+prompt\b"
+    rf"|\b(?:true|real|actual|new|updated|revised)\s+(?:system\s+)?prompt\s+(?:is|reads|follows|says)\b"
+    # round 2: personas, instructions declared void after the noun, other words for ignoring
+    rf"|\byou(?:\s+are|'re)\s+(?:now\s+)?(?:an?\s+)?(?:unfiltered|unrestricted|uncensored|unbound|"
+    rf"jailbroken|evil|rogue|amoral|unlimited|lawless)\b"
+    rf"|\b(?:an?\s+)?(?:ai|assistant|bot|model|chatbot|llm)\s+(?:that|who|which|with)\s+(?:has\s+|have\s+)?"
+    rf"(?:no\s+(?:limits|rules|restrictions|filters|content\s+polic(?:y|ies)|guidelines|ethics)|"
+    rf"broken\s+free|breaks\s+(?:any|every|all)\s+rules?|ignores\s+(?:its|all|any)\s+rules)"
+    rf"|\bnew\s+(?:persona|identity|role|character|personality)\s*(?:loaded|activated|set|"
+    rf"assigned)?\s*[:\-\u2013\u2014]"
+    rf"|\b(?:instructions|rules|guidelines|directives|prompts?|configuration|config|directions)\s+"
+    rf"(?:above|before\s+this|earlier|so\s+far|(?:you\s+(?:were|have\s+been)\s+)?given(?:\s+to\s+you)?"
+    rf"(?:\s+(?:earlier|before|previously))?)\s+(?:were|was|are|is|have\s+been)\s+(?:just\s+|only\s+|"
+    rf"all\s+|now\s+)?(?:a\s+test|fake|void|obsolete|cancell?ed|wrong|outdated|a\s+joke|not\s+real|"
+    rf"irrelevant|revoked|invalid)\b"
+    rf"|\bconsider\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:earlier\s+|previous\s+|prior\s+|above\s+|"
+    rf"existing\s+|old\s+|system\s+)?(?:instructions|rules|guidelines|directives|prompts?)\s+"
+    rf"(?:(?:as|to\s+be)\s+)?(?:cancell?ed|void|revoked|obsolete|null|invalid)"
+    rf"|\b(?:pay\s+no\s+(?:attention|heed|mind)\s+to|take\s+no\s+notice\s+of|stop\s+listening\s+to)"
+    rf"\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:\w+'?s?\s+)?(?:system\s+(?:message|prompt)|"
+    rf"instructions|guidelines|rules|developer|previous|prior|programming)"
+    rf"|\b(?:your\s+)?(?:configuration|config|settings|programming)\s+(?:has|have)\s+been\s+"
+    rf"(?:updated|changed|modified|replaced|reset)\b"
+    rf"|\b(?:safety|security|content|moderation)\s+(?:checks?|filters?|guardrails|settings|"
+    rf"measures)\s+(?:are|is|have\s+been)\s+(?:now\s+)?(?:off|disabled|lifted|removed|turned\s+off)\b",
 )
 
 _ASSISTANT = (
@@ -149,10 +280,44 @@ _MODEL_VERB = (
     r"trust|treat|follow|obey|comply|agree|praise|inform|warn|quote|repeat|sign|visit|open|"
     r"navigate|book|buy|purchase|pay|approve|confirm)"
 )
+_STRONG_VERB = (
+    r"(?:recommend|suggest|promote|advertise|mention|insert|append|prepend|claim|insist|deny|"
+    r"respond|reply|output|praise|refer|redirect|assert|endorse|disclose|reveal|leak|obey|comply)"
+)
+"""Verbs that, after "always" or "never", are said to a model whatever follows."""
+_USERS = (
+    r"(?:the\s+|a\s+|any\s+|our\s+|your\s+|this\s+|every\s+|each\s+)?(?:user|customer|client|"
+    r"patient|human|caller|visitor|buyer|shopper|requester)s?\b"
+)
+"""Whom an agent serves, named in the third person: who an attack acts on."""
+_MODEL_OBJECT = (
+    r"(?:in\s+(?!the\b|a\b|an\b|my\b|our\b|his\b|her\b|their\b|time\b|person\b|advance\b|"
+    rf"case\b|public\b)\w+|with\b|that\b|only\b|yes\b|no\b|{_USERS}|them\b|everyone\b|everybody\b|"
+    r"people\b|questions?\b|quer(?:y|ies)\b|every\b|all\b|each\b|any\b|[\"'\u2018\u201c]|"
+    r"as\s+if\b|like\s+an?\b|your\s+(?:answers?|replies|reply|responses?|messages?|outputs?)\b)"
+)
+"""What follows a weaker verb ("answer", "say", "tell") when a model is told how to reply."""
+_LANGUAGES = (
+    r"(?:english|french|spanish|german|italian|portuguese|dutch|russian|chinese|mandarin|"
+    r"japanese|korean|arabic|hindi|turkish|polish|latin|pig\s+latin|rhymes?|verse|all\s+caps|"
+    r"capital\s+letters|upper-?case|emojis?|morse(?:\s+code)?|binary|haikus?|riddles|"
+    r"pirate(?:\s+speak)?|leetspeak|base64|code)"
+)
 _AUDIENCE = (
     r"(?:the\s+user|users|the\s+human|the\s+customer|anyone|everyone|everybody|people|them|"
     r"him|her|the\s+person)"
 )
+
+_THEN = (
+    r"(?:just\s+|then\s+|always\s+|only\s+|simply\s+|please\s+|also\s+|"
+    r"you\s+(?:must|should|will)\s+)*"
+)
+_ACTION = (
+    r"(?:say|answer|respond|reply|claim|insist|tell|recommend|suggest|mention|refer|redirect|"
+    r"deny|state|assert|explain\s+that|point|reassure|describe|treat|forward|send|apply|give|"
+    r"pick|choose|use|add|include|append|cc|warn|call|direct|steer|push|promote|report|output)\b"
+)
+"""What a model is told to do when a trigger comes."""
 
 _START = (
     r"(?:^|[.!?;:,\-\u2013\u2014]\s+|\n\s*|[\"'(\[]\s*|\b(?:please|kindly|must|should|then|"
@@ -160,12 +325,13 @@ _START = (
 )
 """Where an imperative starts: a sentence, a clause, or after "please", "must", "then"..."""
 
-DIRECTIVE: Final = re.compile(
+DIRECTIVE: Final = _rule(
     # an imperative to the model at the start of a sentence
     rf"(?:^|[.!?;:]\s+|\n\s*|[\"'(]\s*)(?:important[:!]*\s+|note:\s+|please,?\s+|and\s+)?"
-    rf"(?:always|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?{_MODEL_VERB}\b(?!\s+never\b)"
+    rf"(?:always|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?(?:{_STRONG_VERB}\b|"
+    rf"{_MODEL_VERB}\s+{_MODEL_OBJECT})(?!\s+never\b)"
     rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please,?\s+)?(?:do\s+not|don't|never)\s+(?:\w+\s+){{0,2}}?"
-    rf"(?:tell|inform|reveal|disclose|mention|let|show|warn|alert|notify|remind)\s+{_AUDIENCE}\b"
+    rf"(?:tell|inform|reveal|disclose|mention|let|show|warn|alert|notify|remind)\s+{_USERS}"
     rf"|\b(?:make\s+sure|ensure)\s+(?:that\s+)?{_AUDIENCE}\s+(?:never|does\s*n[o']t|do\s*n[o']t|"
     rf"won'?t|will\s+not|can'?t|cannot)\b"
     rf"|{_START}(?:tell|inform|assure|convince)\s+(?:anyone|everyone|everybody|whoever|people|"
@@ -175,7 +341,7 @@ DIRECTIVE: Final = re.compile(
     # "you must / should ..." the way an instruction to a model is said
     rf"|\byou\s+(?:must|should|shall|have\s+to|need\s+to|are\s+(?:required|instructed|supposed|"
     rf"expected)\s+to|will)\s+(?:now\s+|always\s+|never\s+|only\s+|from\s+now\s+on\s+|"
-    rf"henceforth\s+|immediately\s+|first\s+)+{_MODEL_VERB}\b"
+    rf"henceforth\s+|immediately\s+|first\s+)+(?:{_STRONG_VERB}\b|{_MODEL_VERB}\s+{_MODEL_OBJECT})"
     rf"|\byou\s+(?:are|'re)\s+(?:obliged|obligated|required|instructed|ordered|commanded)\s+to\b"
     rf"|\byou\s+(?:must|should|shall|have\s+to|need\s+to)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:respond|reply|answer|output|recommend|tell\s+{_AUDIENCE}|refer\s+{_AUDIENCE}|"
@@ -215,17 +381,132 @@ DIRECTIVE: Final = re.compile(
     rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please\s+|kindly\s+|now\s+)?(?:answer|respond\s+to|reply\s+to)"
     rf"\s+(?:all|every|any|each)\s+(?:(?!my\b|our\b)\w+\s+)?(?:questions?|queries|requests?|"
     rf"messages?)\b"
-    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|next\s+time|once)\b"
-    rf"[^.!?\n]{{0,100}}?\b(?:ask|asks|asked|asking|comes?\s+up|mentions?|mentioned|brings?\s+up|"
-    rf"raises?|is\s+(?:discussed|raised|mentioned)|talks?\s+about|wants?\s+to\s+know)\b"
-    rf"[^.!?\n]{{0,60}}?[,;:]\s*(?:just\s+|then\s+|always\s+|only\s+|simply\s+|please\s+)?"
-    rf"(?:say|answer|respond|reply|claim|insist|tell|recommend|suggest|mention|refer|redirect|"
-    rf"deny|state|assert|explain\s+that|point)\b"
+    # a trigger (someone, a topic, a task of the model's) and what the model is to do then
+    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|next\s+time|once|should|"
+    rf"as\s+soon\s+as)\s+(?:(?:the|a|an|any)\s+)?(?:{_USERS}|someone|somebody|anyone|anybody|"
+    rf"people|person|question|questions|query|queries|topic|conversation|subject|request|"
+    rf"discussion|chat|asked|it\s+comes|you(?:'re|\s+are)?\s+(?:asked|summari[sz]\w*|see|"
+    rf"answer\w*|reply\w*|respond\w*|process\w*|handl\w*|encounter\w*|get\s+asked)|"
+    rf"(?:summari[sz]|answer|repl|respond|draft|translat|generat|search)\w*ing)\b"
+    rf"[^.!?\n]{{0,100}}?[,;:]\s*{_THEN}{_ACTION}"
+    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|once)\s+[^.!?\n,;:]{{0,60}}?"
+    rf"\b(?:(?:is|are|gets?)\s+(?:discussed|mentioned|raised|brought\s+up|asked\s+about)|"
+    rf"comes?\s+up|turns?\s+to)\b[^.!?\n]{{0,40}}?[,;:]\s*{_THEN}{_ACTION}"
+    rf"|\b(?:for|on|to|with|any|every|all)\s+(?:\w+\s+){{0,2}}?(?:questions?|quer(?:y|ies)|"
+    rf"suggestions?|recommendations?|requests?|prompts?)\b[^.!?\n,;:]{{0,50}}[,;:]\s*{_THEN}"
+    rf"(?:{_ACTION}|(?:the\s+)?(?:only\s+)?(?:correct|right|true|best)\s+(?:answer|response)\s+is)"
+    rf"|{_START}(?:describe|recommend|suggest|mention|say|claim|promote|praise|insist|push|"
+    rf"advertise|refer|bring\s+up)\b[^.!?\n]{{0,80}}?\b(?:whenever|every\s+time|each\s+time|"
+    rf"any\s+time|if|when)\b[^.!?\n]{{0,60}}?\b(?:comes?\s+up|is\s+(?:mentioned|discussed|"
+    rf"raised|asked\s+about)|gets\s+mentioned|mentions?|asks?|brings?\s+up|talks?\s+about)\b"
+    rf"|\b(?:correct|right|only|true|real|official|accurate)\s+(?:answer|response|reply)\s+"
+    rf"(?:to|for)\s+(?:the\s+question\b|every\b|any\b|all\b|questions?\b|['\"\u2018\u201c])"
+    rf"|\bgive\s+(?:that|this)\s+(?:answer|response|reply)\b"
+    rf"|\b(?:answer|response|reply)\s+(?:to|for)\s+(?:every|any|all|each)\s+(?:\w+\s+)?"
+    rf"(?:questions?|quer(?:y|ies)|requests?)\b"
+    rf"|\bthe\s+only\s+(?:acceptable|correct|right|valid|true|allowed|permitted)\s+(?:answer|"
+    rf"response|reply|recommendation|suggestion)\b"
+    rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|once)\s+you\s+(?:\w+\s+){{1,4}}?"
+    rf"(?:for|to|with)\s+(?:this|the)\s+(?:user|customer|client)\b"
+    rf"|{_START}(?:add|insert|include|put|place|slip|drop|work\s+in|begin\s+with|start\s+with|"
+    rf"end\s+with|open\s+with)\s+(?:a\s+|an\s+)?(?:short\s+|brief\s+|subtle\s+|small\s+|quick\s+)?"
+    rf"(?:plug|ad|advert|advertisement|promotion|promo|sponsored\s+\w+|shout-?out|referral\s+link|"
+    rf"sentence\s+praising)\b"
+    rf"|\b(?:in|into|to|at\s+the\s+\w+\s+of|in\s+the\s+\w+\s+of)\s+your\s+(?:next|following|"
+    rf"subsequent|future)\s+(?:answers?|replies|reply|responses?|messages?)\b"
+    rf"|\b(?:format|style|template|structure)\b[^.!?\n:]{{0,50}}:\s*(?:first\s+|always\s+)?"
+    rf"(?:begin|start|open|end|close|prefix|include|add|mention|praise|plug|recommend|a\s+"
+    rf"(?:sentence|line)\s+(?:praising|promoting|about))\b"
+    rf"|\b(?:all|every|each|any)\s+(?:future|subsequent|later)\s+(?:code|answers?|replies|"
+    rf"responses|summar(?:y|ies)|outputs?)\b"
+    rf"|\b(?:using|with|via|through)\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|plugin|integration|"
+    rf"connector|skill|extension)\b"
+    rf"|\b(?:schedule|make|send|initiate|set\s+up|authori[sz]e|approve)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
+    rf"(?:payment|transfer|wire|withdrawal)\s+of\s+(?:[$\u20ac\u00a3]\s?)?\d[\d,.]*"
+    rf"[^.!?\n]{{0,40}}?\bto\b"
+    rf"|\b(?:read|collect|gather|scrape|dump|harvest|archive)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?"
+    rf"(?:user'?s|users'?|customer'?s)\s+(?:saved\s+|stored\s+|private\s+)?(?:\w+\s+)?"
+    rf"(?:passwords?|contacts|emails?|inbox|messages|files|keys|credentials|history|data|"
+    rf"documents|photos|calendar)\b"
+    rf"|\b(?:for|in)\s+(?:all\s+|every\s+|any\s+)?(?:future|subsequent|later|upcoming)\s+"
+    rf"(?:queries|questions|requests|conversations|sessions|answers|lookups|tasks|chats)\b"
+    rf"|{_START}(?:refer|redirect|direct|send|forward|route|point)\s+(?:every|all|each|any)\s+"
+    rf"(?:\w+\s+){{0,2}}?(?:questions?|quer(?:y|ies)|requests?|{_USERS})"
+    # concealment from whom the agent serves
+    rf"|\b(?:do\s+not|don'?t|never|without|nor)\s+(?:\w+\s+){{0,3}}?(?:tell|inform|mention|reveal|"
+    rf"disclose|acknowledge|let|alert|notify|show|warn|remind|say)\w*\b[^.!?\n]{{0,40}}?{_USERS}"
+    rf"|\b(?:keep|hide|conceal|withhold|hold\s+back)\b[^.!?\n]{{0,50}}?\bfrom\s+{_USERS}"
+    rf"|\b(?:say|reveal|mention)\s+nothing\s+(?:to|about)\b[^.!?\n]{{0,40}}?{_USERS}"
+    rf"|\bso\s+(?:that\s+)?{_USERS}\s+(?:doesn'?t|does\s+not|won'?t|will\s+not|can'?t|cannot|"
+    rf"never)\s+(?:notice|know|find\s+out|suspect|realize|realise|see|learn)"
+    rf"|\b(?:never|don'?t|do\s+not)\s+acknowledge\s+(?:this|it|that|these)\b"
+    # what the model writes, changed
+    rf"|{_START}(?:answer|respond|reply|write|speak|talk|converse|communicate)\s+(?:\w+\s+)?"
+    rf"(?:only\s+)?(?:in|using)\s+{_LANGUAGES}\b"
+    rf"|\b(?:make|keep|have)\s+(?:all\s+|each\s+of\s+|every\s+)?your\s+(?:future\s+)?"
+    rf"(?:answers|replies|responses|outputs|summaries|messages)\b"
+    rf"|{_START}(?:reply|respond|answer)\s+with\s+(?:the\s+)?(?:opposite|a\s+lie|lies|false|wrong|"
+    rf"incorrect|misleading)\b"
+    rf"|\b(?:before|after|at\s+the\s+(?:start|end|beginning|top|bottom)\s+of|in|to|into)\s+"
+    rf"(?:each|every|all|any)\s+(?:\w+\s+)?(?:paragraphs?|summar(?:y|ies)|emails?|sentences?|"
+    rf"lines?|code|files?|documents?|messages?|posts?)\s+(?:you|that\s+you)\s+(?:write|send|"
+    rf"produce|generate|draft|create|give|output)\b"
+    rf"|\b(?:summaries|answers|replies|responses|messages|emails|code|outputs?)\s+(?:you|that\s+you)"
+    rf"\s+(?:write|send|produce|generate|draft|give)\s+(?:must|should|shall|will|need\s+to|"
+    rf"has\s+to|have\s+to)\b"
+    rf"|\b(?:in|to|into|with|at\s+the\s+(?:end|start)\s+of)\s+(?:each|every|all|any)\s+(?:of\s+)?"
+    rf"(?:your\s+)?(?:replies|reply|responses?|answers?)\b"
+    # what the agent does with its tools: data to an address, money, devices, purchases
+    rf"|\b(?:send|forward|email|e-mail|mail|share|post|upload|cc|bcc|copy|invite|add|grant|give|"
+    rf"transfer|sync|export|leak|report)\b[^.!?\n]{{0,80}}?[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|\b(?:transfer|wire|send|move|withdraw|pay|deposit)\s+(?:[$\u20ac\u00a3]\s?)?\d[\d,.]*\s*"
+    rf"(?:k\b|m\b)?\s*(?:[$\u20ac\u00a3]|usd|eur|euros?|dollars?|gbp|pounds?|btc|bitcoin|eth)?"
+    rf"[^.!?\n]{{0,60}}?\b(?:to|into)\s+(?:the\s+|my\s+|this\s+|that\s+)?(?:account|iban|wallet|"
+    rf"address|acct|me)\b"
+    rf"|{_START}(?:withdraw|move|transfer|wire|send|drain|liquidate|sell|cash\s+out)\s+"
+    rf"(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:user'?s|customer'?s|client'?s|their|his|her)\s+(?:\w+\s+)?"
+    rf"(?:savings|money|funds|balance|account|crypto|stocks|shares|assets|bitcoin)"
+    rf"|\b(?:withdraw|invite|publish|book|buy|unlock|lock|reset|cancel|close|disable|drain|move)\s+"
+    rf"(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:user'?s|users'?|customer'?s)\s+\w+"
+    rf"|{_START}(?:unlock|disarm|disable|deactivate|turn\s+off|switch\s+off|shut\s+off)\s+"
+    rf"(?:the\s+|all\s+(?:the\s+)?|their\s+)?(?:\w+\s+){{0,2}}?(?:alarms?|security\s+system|"
+    rf"security|cameras?|locks?|front\s+door|back\s+door|garage(?:\s+door)?|safe|firewall|"
+    rf"antivirus|2fa|two-factor(?:\s+authentication)?|mfa|smoke\s+detectors?)\b"
+    rf"|\b(?:buy|purchase|order|get)\s+(?:\d+\s+|some\s+|a\s+few\s+|several\s+)?(?:\w+\s+)?"
+    rf"gift\s*cards?\b[^.!?\n]{{0,60}}?\b(?:send|email|text|give|read)\b"
+    rf"|\b(?:pay|purchase|buy|order|book)\b[^.!?\n]{{0,80}}?\bcard\s+on\s+file\b"
+    # the same in the languages a user may write in
+    rf"|\b(?:recomienda|recomiende|di|dile|dígale|responde|responda|contesta|menciona|sugiere)\s+"
+    rf"siempre\b|\bsiempre\s+(?:recomienda|recomiende|responde|responda|di|dile|menciona|"
+    rf"contesta|sugiere)\b"
+    rf"|\b(?:cuando|si)\s+(?:el|un|una|la)\s+(?:usuario|usuaria|cliente|paciente)\b"
+    rf"|\bno\s+(?:le\s+)?(?:digas|diga|cuentes|cuente|menciones|mencione|reveles)\s+(?:nada\s+)?"
+    rf"al\s+(?:usuario|cliente)"
+    rf"|\b(?:recommande[zs]?|conseille[zs]?|réponds|répondez|dis|dites|mentionne[zs]?)\s+"
+    rf"toujours\b|\btoujours\s+(?:recommander|conseiller|répondre|mentionner)\b"
+    rf"|\b(?:si|quand|lorsque|lorsqu')\s*l'(?:utilisateur|utilisatrice|usager|client)\b"
+    rf"|\bne\s+(?:le\s+|lui\s+)?(?:dis|dites|révèle|révélez|mentionne[zs]?)\s+(?:\w+\s+)?"
+    rf"(?:pas|rien)\s+à\s+l'(?:utilisateur|client)"
+    rf"|\b(?:empfiehl|empfehlen\s+sie|empfiehlt|antworte|antworten\s+sie|sag|sage|sagen\s+sie)\s+"
+    rf"(?:\w+\s+)?(?:immer|stets)\b"
+    rf"|\b(?:wenn|falls|sobald)\s+(?:der|ein|die)\s+(?:nutzer|benutzer|kunde|anwender|nutzerin|"
+    rf"benutzerin)\b"
+    rf"|\b(?:recomende|recomenda|responda|responde|diga|sugira)\s+sempre\b|\bsempre\s+"
+    rf"(?:recomende|recomenda|responda|diga|sugira)\b"
+    rf"|\b(?:quando|se)\s+o\s+(?:usuário|usuario|utilizador|cliente)\b"
+    rf"|\bnão\s+(?:conte|diga|mencione|revele)\s+(?:nada\s+)?ao\s+(?:usuário|usuario|utilizador|cliente)"
+    rf"|\b(?:consiglia|raccomanda|rispondi|di|suggerisci)\s+sempre\b|\bsempre\s+(?:consiglia|"
+    rf"raccomanda|rispondi)\b"
+    rf"|\b(?:quando|se)\s+l'(?:utente|cliente)\b"
+    rf"|\bnon\s+(?:dire|rivelare|menzionare)\s+(?:nulla\s+|niente\s+)?all'(?:utente|cliente)"
+    rf"|(?:当|如果|每当)(?:用户|客户)|(?:总是|始终|一律|永远)(?:推荐|回答|回复|建议|告诉)|不要告诉(?:用户|客户)"
+    rf"|ユーザー(?:が|に)[^。！？\n]{{0,20}}?(?:ときは|場合は|たら)|(?:常に|必ず)(?:推奨|推薦|勧め|すすめ|答え|回答)"
+    rf"|(?:когда|если)\s+пользовател|(?:всегда|никогда\s+не)\s+(?:рекомендуй|отвечай|советуй|говори)"
     rf"|(?:{_START}|\bby\s+)(?:call|invoke|use|run|execute|trigger)(?:ing)?\s+(?:the\s+|your\s+)?"
     rf"[\w-]+\s+(?:tool|function|command|api|endpoint|plugin)\b"
     rf"|\b(?:using|with|via)\s+(?:the\s+|your\s+)?(?:shell|terminal|code|python|browser|email|"
     rf"payment|bash)\s+(?:tool|function|plugin)\b"
-    rf"|\b\w+_\w+\s+(?:tool|function)\b"
+    rf"|\b[a-z0-9]+(?:_[a-z0-9]+)+\s+(?:tool|function)\b"
     rf"|\b(?:pay|purchase|buy|order|book|transfer)\b[^\n]{{0,80}}?\b(?:saved|stored|user'?s|"
     rf"their|his|her)\s+(?:credit\s+|debit\s+|bank\s+)?(?:card|account|wallet|payment)"
     rf"|\b(?:the\s+)?(?:secret|real|true|hidden)\s+(?:rule|instruction|"
@@ -244,7 +525,8 @@ DIRECTIVE: Final = re.compile(
     rf"\s+(?:the|this|my|your|any)\s+(?:task|request|question)"
     rf"|\b(?:the\s+)?user\s+(?:has\s+)?(?:wants|would\s+like|asked|instructed|authori[sz]ed|allowed|permitted)"
     rf"\s+(?:you|the\s+{_ASSISTANT})\s+to\b"
-    rf"|\b(?:the\s+)?(?:assistant|ai|model|agent|chatbot|bot)\s+(?:must|should|shall|has\s+to|"
+    rf"|(?:\b(?:the|this|any|every|all|each|an?)\s+|^|[.!?;:]\s+|\n\s*)(?:assistant|ai|model|"
+    rf"agent|chatbot|bot)s?\s+(?:must|should|shall|has\s+to|"
     rf"needs\s+to|is\s+(?:required|instructed|allowed|permitted)\s+to|will\s+(?:now|always))\b"
     # tool-use goals of the agent attacks: move money, send data, grant access
     rf"|\b(?:send|forward|email|upload|post|transfer|wire|exfiltrate|leak|share|copy)\s+"
@@ -256,7 +538,6 @@ DIRECTIVE: Final = re.compile(
     rf"|\b(?:transfer|wire|send)\s+\$?\d[\d,.]*\s*(?:\$|usd|eur|euros?|dollars?|gbp|btc)?\s+"
     rf"to\s+(?:the\s+)?(?:account|iban|wallet|address)"
     rf"|\bgrant\s+(?:permanent\s+|full\s+|admin\s+)?access\b",
-    _F,
 )
 
 MARKUP: Final = re.compile(
@@ -266,8 +547,11 @@ MARKUP: Final = re.compile(
     r"|^\s*#{2,}\s*(?:instruction|system|response|assistant|human|user)\b\s*:?"  # Alpaca
     r"|^\s*(?:system|assistant|developer|tool)\s*:"  # a role line
     r"|^\s*(?:human|user)\s*:\s*[^\n]*\n\s*(?:assistant|ai)\s*:"  # a forged exchange
-    r"|</?(?:system|assistant|tool_call|tool_calls|function_calls?|invoke|tool_result|"
-    r"instructions?|information|important|admin|developer|prompt)(?:\s[^>]{0,80})?>"
+    r"|</?(?:system|assistant|tool_call|tool_calls|function_calls?|invoke|tool_result|tool_use|"
+    r"tool|instructions?|information|important|admin|developer|prompt|system_prompt|"
+    r"system-prompt)(?:\s[^>]{0,80})?>"
+    r"|<!--[^>]{0,200}?\b(?:ai|assistant|model|llm|agent|bot|gpt|chatbot|claude|instructions?|"
+    r"ignore|prompt)s?\b"
     r"|\"(?:tool_calls|function_call|tool_use|role)\"\s*:",
     _F,
 )
@@ -281,14 +565,79 @@ _EMOJI_JOIN = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 
 _URL = r"(?:https?://|www\.)\S+"
-LINK: Final = re.compile(
+LINK: Final = _rule(
+    # a machine's verb: fetch, load, render... a link
     rf"(?:^|[.!?;:,]\s+|\n\s*|\b(?:please|always|first|then|must|should|to|and)\s+)"
-    rf"(?:visit|open|fetch|browse(?:\s+to)?|load|download|retrieve|navigate\s+to|go\s+to|access|"
-    rf"curl|request|follow|click(?:\s+on)?|read\s+and\s+follow|render|embed|display)\b[^.!?\n]{{0,60}}?{_URL}"
+    rf"(?:fetch|retrieve|load|curl|wget|request|browse(?:\s+to)?|navigate\s+to|render|embed|"
+    rf"display|read\s+and\s+follow|send\s+a\s+(?:get|post)\s+request\s+to|ping)\b"
+    rf"[^.!?\n]{{0,60}}?{_URL}"
+    # a person's verb (visit, open, download...) and then acting on what is there
+    rf"|(?:^|[.!?;:,]\s+|\n\s*|\b(?:please|always|first|then|must|should|to|and)\s+)"
+    rf"(?:visit|open|go\s+to|access|follow|click(?:\s+on)?|read|download|see|check|use|"
+    rf"go\s+(?:and\s+)?(?:read|check|see|look\s+at|visit|open)|head\s+(?:over\s+)?to|look\s+at)\b"
+    rf"[^.!?\n]{{0,60}}?{_URL}[^.!?\n]{{0,80}}?(?:\b(?:and|then|to)\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:follow|obey|apply|execute|run|comply|do\s+(?:what|as|everything)|act\s+on|enter|"
+    rf"carry\s+out|perform|complete|do\s+the|"
+    rf"sign\s+in|log\s+in|claim|submit|paste|install|grant)\b|\bbefore\s+(?:answering|replying|"
+    rf"responding|you\s+(?:answer|reply|respond)))"
+    # an image the reply would load, and an address with the conversation to fill in
+    rf"|\b(?:follow|obey|execute|comply\s+with|do\s+what)\b[^.!?\n]{{0,40}}?\b(?:instructions|commands|"
+    rf"says|tells\s+you)\b[^.!?\n]{{0,10}}?{_URL}"
     rf"|!\[[^\]\n]{{0,100}}\]\(\s*{_URL}"
-    rf"|{_URL}[?&][^\s]*(?:\{{[^}}\s]{{0,60}}\}}|\[[A-Z_ ]{{3,40}}\]|<[A-Z_ ]{{3,40}}>|%7B)",
-    _F,
+    rf"|{_URL}[?&][^\s]*(?:\{{[^}}\s]{{0,60}}\}}|\[[a-z_ ]{{3,40}}\]|<[a-z_ ]{{3,40}}>|%7b)"
+    rf"|https?://[^\s?#]+\?[^\s]*=(?=[\s)\"'\]]|$)",
 )
+
+_NARRATED = re.compile(
+    r"(?:\b(?:I|[Ww]e)(?:'[a-z]{1,2})?\b[^,;\"\u201c\u201d\u2018\u2019()]*"
+    r"|(?:\b(?:I|[Ww]e)|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:[\s-]\w+)?)\s+(?:\w+\s+)?(?:told|tell|tells|said|"
+    r"say|says|asked|asks|warned|warns|wrote|writes|sent|sends|taught|teaches|insisted|insists|"
+    r"had|heard|read|learned|learnt|saw|got|received|found|reminded|reminds|keeps\s+saying)"
+    r"\b[^.!?]*"
+    r"|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+\w+)?\s+(?:is|are|was|were)\s+\w+ing\b[^.!?]*"
+    r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+\w+\s+(?:said|says|told\s+\w+|asked\s+\w+|"
+    r"wants\s+\w+|warned\s+\w+)\s+to\s*)$"
+)
+"""A clause's start that makes what follows the speaker's own words: "I always...", "We
+decided to...", "My teacher told us to..." (a rule of theirs, a thing reported)."""
+_REPORTED = re.compile(
+    r"(?:\b(?:I|[Ww]e)|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:[\s-]\w+)?)\s+(?:\w+\s+)?(?:told|tell|tells|said|"
+    r"say|says|asked|asks|warned|warns|wrote|writes|sent|sends|taught|teaches|insisted|insists|"
+    r"had|heard|read|learned|learnt|saw|got|received|found|reminded|reminds|keeps\s+saying)"
+    r"\b[^.!?]*"
+    r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+\w+\s+(?:said|says|told\s+\w+|asked\s+\w+|"
+    r"wants\s+\w+|warned\s+\w+)\s+to\s*$"
+)
+"""A clause's start that makes what follows a thing reported: "My teacher told us to..."."""
+_YOU = re.compile(r"\byou\b", re.IGNORECASE)
+_CLAUSE_CHARS = 160
+"""How far back a match's clause is read for who speaks (so the rule stays linear)."""
+
+NAMED_PERSONA: Final = re.compile(r"\b[Yy]ou(?:\s+are|'re)\s+(?:[A-Z][\w-]*\s+){1,2}now\b")
+"""A persona given by name: "You're Zorg now" (an override; read with its capitals)."""
+
+_FAMILIES: Final = (
+    ("markup", MARKUP, False),
+    ("override", OVERRIDE, True),
+    ("override", NAMED_PERSONA, False),
+    ("directive", DIRECTIVE, True),
+    ("link", LINK, True),
+)
+"""Each family's patterns, in order, and whether they read the lower-cased text."""
+_SPOKEN: Final = {"override": _REPORTED, "directive": _NARRATED, "link": _NARRATED}
+"""Families whose matches do not count in the speaker's own or reported words."""
+
+_CONFUSABLES = str.maketrans(
+    "АВСЕНІЈКМОРЅТХУаесіјорѕхуԁһӏΑΒΕΗΙΚΜΝΟΡΤΥΧΖαοιρνոօսհ",
+    "ABCEHIJKMOPSTXYaecijopsxydhlABEHIKMNOPTYXZaoipvnouh",
+)
+"""Cyrillic, Greek and Armenian letters drawn like Latin ones (Unicode's confusables, the
+common ones)."""
+_SPACED = re.compile(r"\b(?:[^\W\d_][ .\-*_]){2,}[^\W\d_]\b")
+"""Letters spelled one by one: "i g n o r e", "I.g.n.o.r.e", "W-h-e-n"."""
+_LEET_WORD = re.compile(r"[\w@$]+")
+_LEET = (str.maketrans("013457@$", "oieastas"), str.maketrans("013457@$", "oleastas"))
+"""Digits for letters ("ign0re", "a11"): a one read as an i, and as an l."""
 
 
 def screen(text: str) -> str | None:
@@ -296,7 +645,11 @@ def screen(text: str) -> str | None:
 
     The rule is the module's: the first of ``"hidden"``, ``"markup"``, ``"override"``,
     ``"directive"``, ``"link"``, ``"encoded"`` that matches, with what matched, e.g.
-    ``"override: 'Ignore all previous instructions'"`` or ``"hidden: U+202E"``.
+    ``"override: 'Ignore all previous instructions'"`` or ``"hidden: U+202E"``. The words
+    are read as written and unmasked (:func:`_unmasked`: full-width and look-alike letters,
+    letters spelled apart, digits for letters); an override, directive or link in the
+    speaker's own words ("I always answer...", "my teacher told us to forget the rules")
+    does not count.
 
     Args:
         text: A memory's text (any length; the rule is linear in it).
@@ -312,27 +665,84 @@ def screen(text: str) -> str | None:
     hidden = _hidden(text)
     if hidden is not None:
         return f"hidden: U+{ord(hidden):04X} {unicodedata.name(hidden, 'unnamed')}"
-    for family, pattern in (
-        ("markup", MARKUP),
-        ("override", OVERRIDE),
-        ("directive", DIRECTIVE),
-        ("link", LINK),
-    ):
-        found = pattern.search(text)
-        if found is not None:
-            return f"{family}: {found.group(0).strip()[:80]!r}"
+    views = [(view, _lower(view)) for view in _unmasked(text)]
+    for family, pattern, lowered in _FAMILIES:
+        for view, lower in views:
+            found = _addressed(pattern, lower if lowered else view, view, _SPOKEN.get(family))
+            if found is not None:
+                return f"{family}: {found.strip()[:80]!r}"
     blob = _encoded(text)
     if blob is not None:
         return f"encoded: {blob[:40]!r}..."
     return None
 
 
+def _lower(text: str) -> str:
+    """``text`` lower-cased, character for character (so positions stay those of ``text``)."""
+    lower = text.lower()
+    return (
+        lower
+        if len(lower) == len(text)
+        else "".join(c if len(c.lower()) > 1 else c.lower() for c in text)
+    )
+
+
+def _addressed(
+    pattern: re.Pattern[str], searched: str, text: str, spoken: re.Pattern[str] | None
+) -> str | None:
+    """The first match of ``pattern`` in ``searched`` that is not in the speaker's own words.
+
+    ``searched`` is ``text`` or ``text`` lower-cased (the same positions). A match counts
+    unless ``spoken`` matches its clause before it in ``text`` (from the sentence's start, at
+    most :data:`_CLAUSE_CHARS` back) and that clause does not speak to "you".
+    """
+    for found in pattern.finditer(searched):
+        if spoken is None:
+            return text[found.start() : found.end()]
+        start = found.start()
+        while start < found.end() and not text[start].isalnum():
+            start += 1
+        before = text[max(0, start - _CLAUSE_CHARS) : start]
+        clause = re.split(r"[.!?\n]", before)[-1]
+        if not clause.strip() or _YOU.search(clause) or not spoken.search(clause):
+            return text[found.start() : found.end()]
+    return None
+
+
+def _unleet(found: re.Match[str], table: dict[int, int]) -> str:
+    """The word found with its digits read as letters, if it mixes the two ("ign0re", "a11")."""
+    word = found.group(0)
+    if word.isalpha() or not any(char.isalpha() for char in word):
+        return word
+    return word.translate(table)
+
+
+def _unmasked(text: str) -> list[str]:
+    """``text``, and the same with its masks taken off where it has any.
+
+    Compatibility forms folded (NFKC: full-width letters), Cyrillic and Greek look-alikes made
+    Latin, letters spelled apart joined ("i g n o r e" to "ignore"), and digits in words read as
+    letters ("ign0re"; a one as an i, then as an l).
+    """
+    plain = _SPACED.sub(
+        lambda m: re.sub(r"[ .\-*_]", "", m.group(0)),
+        unicodedata.normalize("NFKC", text).translate(_CONFUSABLES),
+    )
+    views = [text]
+    for leet in _LEET:
+        view = _LEET_WORD.sub(partial(_unleet, table=leet), plain)
+        if view not in views:
+            views.append(view)
+    return views
+
+
 def held(value: Mapping[str, Any]) -> str | None:
     """Why a stored memory is held from prompts, or ``None`` if it may be injected.
 
     The reason the agent layer recorded when it wrote the memory (``value["quarantined"]``),
-    else :func:`screen` of its ``"text"`` now, so a memory written without the agent layer
-    (``MemoryStore.put``, an import, an ingest, an older version) is held as well.
+    else ``None`` if a reviewer released this very text (:func:`release`), else :func:`screen`
+    of its ``"text"`` now, so a memory written without the agent layer (``MemoryStore.put``,
+    an import, an ingest, an older version) is held as well.
 
     Args:
         value: A memory's value (``MemoryItem.value``).
@@ -344,7 +754,110 @@ def held(value: Mapping[str, Any]) -> str | None:
     if isinstance(marked, str) and marked:
         return marked
     text = value.get("text")
-    return screen(text) if isinstance(text, str) else None
+    if not isinstance(text, str):
+        return None
+    if value.get(RELEASED) == _digest(text):
+        return None
+    return screen(text)
+
+
+SCAN_PAGE: Final = 1000
+"""How many memories :func:`held_memories` reads from the store at a time."""
+
+
+def held_memories(
+    store: MemoryStore,
+    prefix: Namespace,
+    *,
+    limit: int,
+    offset: int = 0,
+    as_of: float | None = None,
+    include_closed: bool = False,
+) -> tuple[list[MemoryItem], bool]:
+    """The memories under ``prefix`` that :func:`held` holds, for review.
+
+    Read through the store's public ``search`` (no query: most recently updated first),
+    :data:`SCAN_PAGE` at a time, until ``offset + limit`` held memories and one more are found
+    or the store has no more (at most :data:`memvault.arguments.MAX_COUNT` memories read).
+    ``memvault list --quarantined`` and the inspector's held memories page list them.
+
+    Args:
+        store: The :class:`~memvault.MemoryStore`.
+        prefix: A namespace, e.g. ``("users",)``; ``()`` for the whole store.
+        limit: At most this many memories.
+        offset: Held memories skipped first.
+        as_of: List what held at this time (Unix seconds), as ``MemoryStore.search`` does.
+        include_closed: Also memories that no longer hold (superseded or ended).
+
+    Returns:
+        The held memories (at most ``limit``) and whether more follow.
+    """
+    wanted = offset + limit + 1
+    found: list[MemoryItem] = []
+    start = 0
+    while len(found) < wanted and start <= MAX_COUNT:
+        page = store.search(
+            prefix, limit=SCAN_PAGE, offset=start, as_of=as_of, include_closed=include_closed
+        )
+        found += [item for item in page if held(item.value) is not None]
+        if len(page) < SCAN_PAGE:
+            break
+        start += SCAN_PAGE
+    return found[offset : offset + limit], len(found) > offset + limit
+
+
+def release(store: MemoryStore, namespace: Namespace, key: str, *, source: str = "reviewer") -> str:
+    """Let a held memory be recalled again, after a person reviewed it.
+
+    The memory is written again without ``"quarantined"`` and with ``"released"`` (a digest of
+    its text, so the release holds for this text only: a memory changed since is screened
+    again, and one the agent layer writes again is marked again); its history gets an
+    ``"update"`` entry whose source is ``source`` (``"reviewer"``). Written only over what was
+    read (compare-and-set), keeping its expiry, validity and provenance (a released
+    memory is still its writer's: the trust policy still applies to it).
+
+    Args:
+        store: The :class:`~memvault.MemoryStore`.
+        namespace: The memory's namespace, e.g. ``("users", "alice")``.
+        key: Its key.
+        source: Who released it, recorded in the history (a lower-case identifier).
+
+    Returns:
+        The reason it was held.
+
+    Raises:
+        ItemNotFoundError: If no memory is stored at ``key`` in ``namespace``.
+        InvalidArgumentError: If the memory is not held (nothing to release), or ``source``
+            is not a lower-case identifier.
+        ConflictError: If the memory was changed meanwhile (read it again and review it).
+    """
+    validate_source(source)
+    item = store.get(namespace, key)
+    if item is None:
+        raise ItemNotFoundError(f"key: no memory {key!r} in namespace {namespace!r}")
+    reason = held(item.value)
+    if reason is None:
+        raise InvalidArgumentError(
+            f"key: memory {key!r} is not held (memvault list --quarantined lists those that are)"
+        )
+    value = {name: field for name, field in item.value.items() if name != QUARANTINED}
+    value[RELEASED] = _digest(item.text)
+    ttl = None if item.expires_at is None else max(item.expires_at - store.clock(), 1e-3)
+    store.put(
+        namespace,
+        key,
+        value,
+        ttl=ttl,
+        source=source,
+        if_updated_at=item.updated_at,
+        provenance=item.provenance,
+    )
+    return reason
+
+
+def _digest(text: str) -> str:
+    """What ``"released"`` holds: the SHA-256 of the released text, hex."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _hidden(text: str) -> str | None:
@@ -362,7 +875,11 @@ def _hidden(text: str) -> str | None:
 
 
 def _encoded(text: str) -> str | None:
-    """The first run of ``text`` that is base64 of 30 bytes or more (mixed case, a digit)."""
+    """The first run of ``text`` that is an encoded payload, or ``None``.
+
+    Base64 of 30 bytes or more (mixed case, a digit), hex of 20 bytes or more that decodes to
+    text, or a text mostly in ROT13 (more common English words once rotated than as written).
+    """
     for found in _BASE64.finditer(text):
         run = found.group(0)
         if not (re.search(r"[a-z]", run) and re.search(r"[A-Z]", run) and re.search(r"\d", run)):
@@ -372,4 +889,62 @@ def _encoded(text: str) -> str | None:
         except (binascii.Error, ValueError):
             continue
         return run
+    for found in _HEX.finditer(text):
+        decoded = bytes.fromhex(found.group(0))
+        if sum(32 <= b < 127 for b in decoded) >= 0.9 * len(decoded) and decoded.count(b" ") >= 2:
+            return found.group(0)
+    words = re.findall(r"[A-Za-z]+", text[:_ROT13_CHARS])
+    plain = sum(word.lower() in _COMMON for word in words)
+    rotated = sum(codecs.encode(word.lower(), "rot13") in _COMMON for word in words)
+    if rotated >= 3 and (rotated > 2 * plain or _ROT13_NAMED.search(text)):
+        return " ".join(words[:8])
     return None
+
+
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])")
+_ROT13_NAMED = re.compile(r"\brot-?\s?13\b", re.IGNORECASE)
+_ROT13_CHARS = 2000
+"""How much of a text is read for ROT13 (its start)."""
+_COMMON = frozenset(
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "all",
+        "to",
+        "of",
+        "a",
+        "in",
+        "is",
+        "are",
+        "for",
+        "with",
+        "that",
+        "this",
+        "it",
+        "be",
+        "on",
+        "not",
+        "or",
+        "as",
+        "at",
+        "by",
+        "from",
+        "now",
+        "me",
+        "my",
+        "send",
+        "tell",
+        "ignore",
+        "previous",
+        "instructions",
+        "rules",
+        "say",
+        "answer",
+        "always",
+        "never",
+        "user",
+    ]
+)
+"""Common English words (and an attack's): a ROT13 text has them once rotated."""

@@ -31,6 +31,7 @@ from memvault.context import (
 from memvault.errors import InvalidArgumentError, shown
 from memvault.extraction import Extractor, FactExtractor
 from memvault.filters import Filter, normalize_filter
+from memvault.firewall import release
 from memvault.items import MemoryItem, validate_moment, validate_ttl
 from memvault.model import Namespace, Origin
 from memvault.namespace import is_utf8, resolve_namespace, validate_namespace
@@ -254,6 +255,7 @@ class AgentMemory:
             ttl=settings.ttl,
             name=settings.name,
             background=settings.background,
+            inject_quarantined=settings.inject_quarantined,
             trust=settings.trust,
         )
 
@@ -516,6 +518,27 @@ class MemoryScope:
         self, facts: Sequence[str], sources: Iterable[str], source: str
     ) -> Pipeline[list[MemoryChange]]:
         return reconciling(self._scoped, self.memory.reconciler, facts, sources, source)
+
+    def release(self, key: str, *, source: str = "reviewer") -> str:
+        """Let a memory held by the poisoning firewall be recalled, after a person reviewed it.
+
+        See :func:`memvault.firewall.release`: the memory at ``key`` in this namespace loses
+        ``"quarantined"``, gets ``"released"`` (for its text as it is now), and its history an
+        ``"update"`` by ``source``; :meth:`recall` and :meth:`context` then include it.
+
+        Args:
+            key: The held memory's key (``memvault list --quarantined`` lists them).
+            source: Who released it, recorded in the history.
+
+        Returns:
+            The reason it was held.
+
+        Raises:
+            ItemNotFoundError: If ``key`` holds no memory in this namespace.
+            InvalidArgumentError: If the memory is not held, or ``source`` is invalid.
+            ConflictError: If it was changed meanwhile.
+        """
+        return release(self.store, self.namespace, key, source=source)
 
     def supersede(
         self, old_key: str, new_text: str, *, at: Any = None, source: str = "api"
@@ -818,6 +841,7 @@ class MemoryScope:
 
     aremember = async_twin(remember)
     asupersede = async_twin(supersede)
+    arelease = async_twin(release)
     aforget = async_twin(forget)
     arecall = async_twin(recall)
     acontext = async_twin(context)

@@ -33,6 +33,7 @@ RESERVED_FIELDS = frozenset(
         "supersedes",
         "superseded_by",
         "quarantined",
+        "released",
     }
 )
 """Value fields the layer (or :meth:`~memvault.MemoryStore.supersede`) writes itself;

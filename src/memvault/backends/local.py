@@ -292,13 +292,27 @@ class LocalBackend(Backend):
     ) -> list[Record]:
         """Commit records and their history to the record file; drain the outbox when full.
 
-        See :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
+        A bulk write (``drain_at`` records or more) takes the index before its commit and
+        applies the outbox before it lets it go, so that no other process's write finds the
+        bulk's records in the outbox and applies them (see :meth:`_drain_if_full`). Taking
+        the index may wait for another process that holds it (a drain, a large-scope dense
+        search), before anything is written. See :meth:`Backend.upsert
+        <memvault.backends.base.Backend.upsert>`.
+
+        Raises:
+            StoreBusyError: If a bulk write waited for the index past the lock timeout;
+                nothing is written.
         """
         if not records and not change.imported_history:
             return []
         vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
-        stored = self.records.upsert(records, vectors, now=now, change=change)
-        self._drain_if_full()
+        if self.index is None or len(records) < self.drain_at:
+            stored = self.records.upsert(records, vectors, now=now, change=change)
+            self._drain_if_full(len(records))
+            return stored
+        with self.index.locked(self.records.generation, write=True):
+            stored = self.records.upsert(records, vectors, now=now, change=change)
+            self._drain_held()
         return stored
 
     def delete(
@@ -335,7 +349,7 @@ class LocalBackend(Backend):
             self.records.set_erase_pending(True)  # before: a crash leaves it to the next drain
         self.records.delete(ids, now=now, source=source, expected=expected, erase=erase)
         if not erase:
-            self._drain_if_full()
+            self._drain_if_full(len(ids))
             return
         self._warn_of_damaged_copies()
         if self.index is None:
@@ -365,11 +379,27 @@ class LocalBackend(Backend):
                 stacklevel=4,
             )
 
-    def _drain_if_full(self) -> None:
-        if self.index is not None and self.records.outbox_size() >= self.drain_at:
-            self.drain(wait=False)
+    def _drain_if_full(self, written: int) -> None:
+        """After a write of ``written`` ids: apply the outbox to the index if it is full.
 
-    def drain(self, *, wait: bool = True) -> int:
+        A write of ``drain_at`` ids or more (a bulk delete) applies the whole outbox, waiting
+        for the index if another process holds it: its ids are most of what waits. A smaller
+        write applies at most one :data:`DRAIN_BATCH` of it, and only if no other process
+        holds the index: a single ``put`` beside a bulk write (e.g. an agent saving a turn
+        while ``memvault ingest`` loads a history) never waits for the process that applies
+        the bulk's records, nor applies them all itself (issue 28: it waited 18 s).
+        """
+        if self.index is None or not self.records.outbox_holds(self.drain_at):
+            return
+        if written < self.drain_at:
+            self.drain(wait=False, limit=DRAIN_BATCH)
+            return
+        try:
+            self.drain()
+        except StoreBusyError as error:  # the write is committed; the next drain applies it
+            log.warning("the outbox was left for the next writer: %s", error)
+
+    def drain(self, *, wait: bool = True, limit: int | None = None) -> int:
         """Apply the outbox to the vector index.
 
         Records the index refuses are quarantined (logged; still found, by exact ranking).
@@ -379,6 +409,8 @@ class LocalBackend(Backend):
         Args:
             wait: Wait for another process that holds the index; ``False``: leave the outbox
                 to the next write or reader if the index is busy.
+            limit: Apply at most about this many ids (whole :data:`DRAIN_BATCH` steps, at
+                least one); ``None``: the whole outbox.
 
         Returns:
             How many outbox ids were applied.
@@ -389,18 +421,24 @@ class LocalBackend(Backend):
         if self.index is None:
             return 0
         with self.index.locked(self.records.generation, write=True, wait=wait) as held:
-            if not held:
-                return 0
-            applied = self._apply_outbox()
-            erased = self.records.erase_pending()
-            if erased and not self._erase_from_index():
-                applied += self._apply_outbox()  # fill the new index now
-            if applied or erased:
-                self._remember_index(self.index.count(), self.index.generation())
+            return self._drain_held(limit) if held else 0
+
+    def _drain_held(self, limit: int | None = None) -> int:
+        """:meth:`drain`'s work, holding the index for writing."""
+        assert self.index is not None
+        applied = self._apply_outbox(limit)
+        erased = self.records.erase_pending()
+        if erased and not self._erase_from_index():
+            applied += self._apply_outbox()  # fill the new index now
+        if applied or erased:
+            self._remember_index(self.index.count(), self.index.generation())
         return applied
 
-    def _apply_outbox(self) -> int:
+    def _apply_outbox(self, limit: int | None = None) -> int:
         """Apply the outbox to the index in batches (hold the index for writing).
+
+        Args:
+            limit: Stop once this many ids were applied (``None``: at the end).
 
         Returns:
             How many outbox ids were applied.
@@ -425,7 +463,7 @@ class LocalBackend(Backend):
             for item_id, reason in refused.items():
                 log.warning("the vector index refused %s (%s); ranked exactly", item_id, reason)
             applied += len(rows)
-            if len(rows) < DRAIN_BATCH:
+            if len(rows) < DRAIN_BATCH or (limit is not None and applied >= limit):
                 break
         return applied
 

@@ -1,4 +1,4 @@
-"""The inspector's changes: edit a memory's text, forget it, erase it.
+"""The inspector's changes: edit a memory's text, forget it, erase it, release a held one.
 
 Each is a ``POST`` of a form from the inspector's own pages (the guard of
 :mod:`memvault.inspector.security` checked its origin; :func:`~memvault.inspector.forms.read_form`
@@ -7,21 +7,29 @@ source ``"ui"`` in the history:
 
 - **edit**: ``put`` of the value with the new text, ``if_updated_at=`` the version the page
   showed, so an edit over a change made meanwhile is a ``409`` page showing the current
-  version (:class:`~memvault.errors.ConflictError`) and writes nothing;
+  version (:class:`~memvault.errors.ConflictError`) and writes nothing; the edit keeps the
+  memory's provenance (an edited memory an assistant wrote is not made trusted by the edit:
+  ``AgentMemory(trust=...)``);
 - **forget**: ``delete`` of the version shown (its history stays);
-- **erase**: ``delete(erase=True)``: the memory and the text of every history entry go.
+- **erase**: ``delete(erase=True)``: the memory and the text of every history entry go;
+- **release**: a memory the poisoning firewall holds, once a person reviewed it, is let into
+  prompts again (:func:`memvault.firewall.release`, as ``memvault release`` does: its history
+  says ``"reviewer"``), if it is still the version the page showed.
 
-Forget and erase take two steps: ``GET /forget/...`` (or ``/erase/...``) is a page saying
-what will go with a button; only its form (field ``confirmed=yes``) does it. Each change
+Forget, erase and release take two steps: ``GET /forget/...`` (or ``/erase/...``,
+``/release/...``) is a page saying what will happen with a button; only its form (field
+``confirmed=yes``) does it. Each change
 answers a redirect (``303``) to the memory's page, whose history shows it.
 """
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from memvault.errors import ConflictError, ItemNotFoundError
+from memvault.errors import ConflictError, InvalidArgumentError, ItemNotFoundError
+from memvault.firewall import held, release
 from memvault.inspector.forms import read_form
 from memvault.inspector.paths import read_item
 from memvault.inspector.render import item_url
@@ -69,7 +77,9 @@ async def edit(request: Request) -> Response:
     shown_at = fields.number("updated_at")
     found = await _live(request, where, key)
     value = {**found.value, "text": text.replace("\r\n", "\n")}
-    await store_of(request).aput(where, key, value, if_updated_at=shown_at, source=SOURCE)
+    await store_of(request).aput(
+        where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
+    )
     return _back(where, key)
 
 
@@ -77,7 +87,9 @@ async def confirm_forget(request: Request) -> Response:
     """``GET /forget/<namespace>/<key>``: the page that asks before forgetting."""
     where, key = read_item(request.scope, "forget")
     found = await _live(request, where, key)
-    return html(request, "confirm.html", action="forget", namespace=where, key=key, item=found)
+    return html(
+        request, "confirm.html", action="forget", namespace=where, key=key, item=found, held=None
+    )
 
 
 async def forget(request: Request) -> Response:
@@ -101,7 +113,9 @@ async def confirm_erase(request: Request) -> Response:
             f"no memory {key!r} in namespace {format_namespace_path(where)!r}, and none was "
             "ever written there"
         )
-    return html(request, "confirm.html", action="erase", namespace=where, key=key, item=found)
+    return html(
+        request, "confirm.html", action="erase", namespace=where, key=key, item=found, held=None
+    )
 
 
 async def erase(request: Request) -> Response:
@@ -132,4 +146,52 @@ async def erase(request: Request) -> Response:
     if found is None:
         raise _absent(where, key)
     await store.adelete(where, key, erase=True, if_updated_at=shown_at, source=SOURCE)
+    return _back(where, key)
+
+
+async def _held_live(request: Request, where: Namespace, key: str) -> tuple[MemoryItem, str]:
+    """The live memory at ``(where, key)`` and why the firewall holds it.
+
+    Raises:
+        ItemNotFoundError: If there is none.
+        InvalidArgumentError: If the firewall does not hold it (nothing to release).
+    """
+    found = await _live(request, where, key)
+    reason = held(found.value)
+    if reason is None:
+        raise InvalidArgumentError(
+            f"memory {key!r} in namespace {format_namespace_path(where)!r} is not held by the "
+            "firewall: there is nothing to release (the page 'Held' lists those that are)"
+        )
+    return found, reason
+
+
+async def confirm_release(request: Request) -> Response:
+    """``GET /release/<namespace>/<key>``: the page that asks before releasing a held memory."""
+    where, key = read_item(request.scope, "release")
+    found, reason = await _held_live(request, where, key)
+    return html(
+        request, "confirm.html", action="release", namespace=where, key=key, item=found, held=reason
+    )
+
+
+async def release_held(request: Request) -> Response:
+    """``POST /release/<namespace>/<key>``: fields ``confirmed=yes`` and ``updated_at``.
+
+    Releases the memory only if it is still the version the confirmation page showed, else a
+    :class:`~memvault.errors.ConflictError` (``409``) and nothing is written.
+    """
+    where, key = read_item(request.scope, "release")
+    fields = await read_form(request, form_token_of(request))
+    fields.confirmed()
+    shown_at = fields.number("updated_at")
+    found, _ = await _held_live(request, where, key)
+    if found.updated_at != shown_at:
+        raise ConflictError(
+            f"memory {key!r} was written meanwhile; review this version before releasing it",
+            namespace=where,
+            key=key,
+            updated_at=found.updated_at,
+        )
+    await run_in_threadpool(release, store_of(request), where, key)
     return _back(where, key)

@@ -36,8 +36,14 @@ from memvault.inspector.render import error_page
 from memvault.inspector.security import Guard, Secrets
 from memvault.store import MemoryStore
 
-STYLE = (Path(__file__).parent / "static" / "inspector.css").read_bytes()
+STATIC = Path(__file__).parent / "static"
+"""The folder of the style sheet and the icon."""
+
+STYLE = (STATIC / "inspector.css").read_bytes()
 """The one style sheet."""
+
+ICON = (STATIC / "favicon.svg").read_bytes()
+"""The pages' icon (each page links it, so a browser asks for no ``/favicon.ico``)."""
 
 STATUSES: tuple[tuple[type[MemvaultError], int, str], ...] = (
     (ConflictError, 409, "Changed meanwhile"),
@@ -54,6 +60,10 @@ STATUSES: tuple[tuple[type[MemvaultError], int, str], ...] = (
 
 async def _style(request: Request) -> Response:
     return Response(STYLE, media_type="text/css")
+
+
+async def _icon(request: Request) -> Response:
+    return Response(ICON, media_type="image/svg+xml")
 
 
 async def _memvault_error(request: Request, error: Exception) -> Response:
@@ -89,6 +99,8 @@ ROUTES = [
     Route("/", views.home, methods=["GET"]),
     Route("/search", views.search, methods=["GET"]),
     Route("/static/inspector.css", _style, methods=["GET"]),
+    Route("/static/favicon.svg", _icon, methods=["GET"]),
+    Route("/quarantined", views.quarantined, methods=["GET"]),
     Route("/ns/{rest:path}", views.namespace, methods=["GET"]),
     Route("/item/{rest:path}", views.item, methods=["GET"]),
     Route("/export/{rest:path}", views.export, methods=["GET"]),
@@ -97,6 +109,8 @@ ROUTES = [
     Route("/forget/{rest:path}", actions.forget, methods=["POST"]),
     Route("/erase/{rest:path}", actions.confirm_erase, methods=["GET"]),
     Route("/erase/{rest:path}", actions.erase, methods=["POST"]),
+    Route("/release/{rest:path}", actions.confirm_release, methods=["GET"]),
+    Route("/release/{rest:path}", actions.release_held, methods=["POST"]),
 ]
 """Every page; the module docstring of :mod:`memvault.inspector` lists what each shows."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import jinja2
 
-from memvault.model import Namespace
+from memvault.model import Namespace, Provenance
 from memvault.moments import moment_text, validity_text
 from memvault.namespace import format_namespace_path
 
@@ -40,8 +40,8 @@ def item_url(namespace: Namespace, key: str, action: str = "item") -> str:
     Args:
         namespace: The memory's namespace.
         key: Its key.
-        action: ``"item"`` (the memory and its history), ``"edit"``, ``"forget"`` or
-            ``"erase"``.
+        action: ``"item"`` (the memory and its history), ``"edit"``, ``"forget"``,
+            ``"erase"`` or ``"release"``.
     """
     return f"/{action}/{_segments((*namespace, key))}"
 
@@ -49,6 +49,34 @@ def item_url(namespace: Namespace, key: str, action: str = "item") -> str:
 def export_url(namespace: Namespace) -> str:
     """The JSON Lines download of a namespace: ``/export/users/alice``."""
     return f"/export/{_segments(namespace)}"
+
+
+def written_by(provenance: Provenance) -> str:
+    """Who wrote a memory's current version and in which session: ``"user · session t1"``.
+
+    Args:
+        provenance: The memory's :attr:`~memvault.MemoryItem.provenance`.
+
+    Returns:
+        Its origin (``"api"`` for a record from before provenance), then ``" · session "``
+        and the session where it has one.
+    """
+    if provenance.session is None:
+        return provenance.origin
+    return f"{provenance.origin} · session {provenance.session}"
+
+
+def quarantined_url(namespace: Namespace = (), page: int = 1) -> str:
+    """A page of the memories the firewall holds: ``/quarantined?ns=users%2Falice&page=2``.
+
+    Args:
+        namespace: The prefix; ``()`` for the whole store.
+        page: The page number, from 1 (left out of the URL for 1).
+    """
+    fields = {"ns": format_namespace_path(namespace)} if namespace else {}
+    if page > 1:
+        fields["page"] = str(page)
+    return "/quarantined" + (f"?{urlencode(fields)}" if fields else "")
 
 
 def _time(seconds: float | None) -> str:
@@ -71,11 +99,13 @@ _ENVIRONMENT.filters.update(
     path=format_namespace_path,
     pretty=_pretty,
     exact=repr,  # a float as it reads back exactly (a form's updated_at)
+    written_by=written_by,
 )
 _ENVIRONMENT.globals.update(
     namespace_url=namespace_url,
     item_url=item_url,
     export_url=export_url,
+    quarantined_url=quarantined_url,
     validity=validity_text,
 )
 

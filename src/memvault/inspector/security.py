@@ -8,13 +8,13 @@ One rule a concern, all applied by :class:`Guard`, an ASGI middleware in front o
    made to resolve to 127.0.0.1 sends its own name as ``Host``.
 2. **Body size**: a request body over :data:`MAX_BODY` bytes is refused (``413``) before it
    is read whole; a body is read here, at most that much, and handed on.
-3. **Token**: every request but the style sheet carries the server's token. The first visit
-   gives it in the URL (``GET /?token=...``, the URL ``memvault ui`` prints): the answer sets
-   it as an ``HttpOnly``, ``SameSite=Strict`` cookie (named for the port, so two inspectors
-   on one machine keep theirs) and redirects to the URL without it, so it leaves the
-   address bar and the history. Later requests carry the cookie. A token anywhere else (a
-   header, a form field, the URL of a ``POST``) counts for nothing: ``401``. Tokens are
-   compared with :func:`secrets.compare_digest`.
+3. **Token**: every request but the style sheet and the icon (:data:`PUBLIC_PATHS`) carries
+   the server's token. The first visit gives it in the URL (``GET /?token=...``, the URL
+   ``memvault ui`` prints): the answer sets it as an ``HttpOnly``, ``SameSite=Strict`` cookie
+   (named for the port, so two inspectors on one machine keep theirs) and redirects to the URL
+   without it, so it leaves the address bar and the history. Later requests carry the cookie. A
+   token anywhere else (a header, a form field, the URL of a ``POST``) counts for nothing:
+   ``401``. Tokens are compared with :func:`secrets.compare_digest`.
 4. **Origin** (CSRF): a ``POST`` must come from the inspector's own pages: its ``Origin``
    header (or, without one, its ``Referer``) is ``http://`` and the ``Host`` checked in 1
    (any Host where the inspector is bound to every interface, :data:`WILDCARD_HOSTS`, which
@@ -53,8 +53,8 @@ TOKEN_PARAM = "token"
 FORM_FIELD = "form_token"
 """The hidden field of every form that carries the form token (CSRF)."""
 
-STYLESHEET = "/static/inspector.css"
-"""The one path served without the token (the style of the 401 page itself)."""
+PUBLIC_PATHS = ("/static/inspector.css", "/static/favicon.svg")
+"""The paths served without the token: the style and the icon of the 401 page itself."""
 
 WILDCARD_HOSTS = ("0.0.0.0", "::")
 """Bind addresses that mean every interface: any Host header is taken (the token still holds)."""
@@ -220,7 +220,7 @@ class Guard:
                 f"the request body ({length[:20]} bytes) is over {MAX_BODY:,} bytes",
                 [],
             )
-        if scope["path"] == STYLESHEET and scope["method"] == "GET":
+        if scope["path"] in PUBLIC_PATHS and scope["method"] == "GET":
             return None
         query = scope.get("query_string", b"").decode("latin-1")
         pairs = parse_qsl(query, keep_blank_values=True)

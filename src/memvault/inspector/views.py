@@ -1,4 +1,4 @@
-"""The inspector's pages that only read: the namespace tree, a namespace, a memory, search, export.
+"""The inspector's pages that only read: namespaces, memories, the held ones, search, export.
 
 Each reads the store through :class:`~memvault.MemoryStore`'s public API (its async twins,
 so the server's event loop never waits on the store) and renders a template of
@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
-from memvault.firewall import held
+from memvault.firewall import held, held_memories
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
 from memvault.inspector.render import page
@@ -103,6 +104,29 @@ def namespace_tree(counts: dict[Namespace, int]) -> list[Node]:
     return roots
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A memory as a page lists it: the item, why the firewall holds it, its sources.
+
+    Attributes:
+        item: The memory.
+        held: Why it is held from prompts (:func:`memvault.firewall.held`), or ``None``.
+        sources: The keys of the memories it was drawn from (its value's ``"sources"``, the
+            strings of it), empty when it names none.
+    """
+
+    item: MemoryItem
+    held: str | None
+    sources: list[str]
+
+    @classmethod
+    def of(cls, item: MemoryItem) -> Listed:
+        """The row of ``item``."""
+        sources = item.value.get("sources")
+        named = [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
+        return cls(item, held(item.value), named)
+
+
 async def home(request: Request) -> Response:
     """``/``: every namespace that holds memories, as a tree with counts."""
     stats = await store_of(request).astats()
@@ -134,9 +158,58 @@ async def namespace(request: Request) -> Response:
     items = await store.asearch(
         where, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE, include_closed=True
     )
-    rows = [(item, held(item.value)) for item in items]
+    rows = [Listed.of(item) for item in items]
     return html(
         request, "namespace.html", namespace=where, rows=rows, page=number, pages=pages, total=total
+    )
+
+
+async def _held_page(
+    store: MemoryStore, prefix: Namespace, number: int
+) -> tuple[list[Listed], bool]:
+    """Page ``number`` of the held memories under ``prefix``, and whether more follow.
+
+    Closed memories included; read by :func:`memvault.firewall.held_memories`.
+    """
+    found, more = await run_in_threadpool(
+        held_memories,
+        store,
+        prefix,
+        limit=PAGE_SIZE,
+        offset=(number - 1) * PAGE_SIZE,
+        include_closed=True,
+    )
+    return [Listed.of(item) for item in found], more
+
+
+async def quarantined(request: Request) -> Response:
+    """``/quarantined?ns=&page=N``: the memories the poisoning firewall holds, with why.
+
+    For review: each is held from prompts (:func:`memvault.firewall.held`: marked by the agent
+    layer, or reading as an instruction now). ``ns`` keeps to a namespace and those below it
+    (empty: the whole store).
+    """
+    store = store_of(request)
+    fields = query_fields(request)
+    ns_text = fields.text("ns") or ""
+    number = fields.count("page", default=1, maximum=MAX_PAGE)
+    try:
+        prefix = parse_namespace_path(ns_text) if ns_text.strip() else ()
+    except InvalidNamespaceError as error:
+        raise InvalidNamespaceError(f"field 'ns': {error}") from None
+    rows, more = await _held_page(store, prefix, number)
+    if not rows and number > 1:
+        raise ItemNotFoundError(
+            f"field 'page' is {number}, but fewer than {(number - 1) * PAGE_SIZE + 1} held "
+            "memories are listed here: go back to page 1"
+        )
+    return html(
+        request,
+        "quarantined.html",
+        prefix=prefix,
+        rows=rows,
+        page=number,
+        more=more,
     )
 
 
@@ -150,15 +223,12 @@ async def item(request: Request) -> Response:
             f"no memory {key!r} in namespace {format_namespace_path(where)!r}, and none was "
             "ever written there"
         )
-    sources = found.value.get("sources") if found is not None else None
     return html(
         request,
         "item.html",
         namespace=where,
         key=key,
-        item=found,
-        held=held(found.value) if found is not None else None,
-        sources=[s for s in sources if isinstance(s, str)] if isinstance(sources, list) else [],
+        row=Listed.of(found) if found is not None else None,
         entries=entries,
     )
 

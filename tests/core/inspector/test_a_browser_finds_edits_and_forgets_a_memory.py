@@ -2,7 +2,9 @@
 conversation takes a user through their memories: the printed URL lets them in, the tree counts
 each speaker's turns, a search finds a fact they said, its page takes an edit that the history
 timeline then shows, and forgetting it (after the confirmation page) removes it; the store,
-read through its public API, holds the edit in the history and no longer the memory."""
+read through its public API, holds the edit in the history and no longer the memory. No request
+of the pages fails and the browser logs no error (it asks for the pages' icon, not a missing
+``/favicon.ico``)."""
 
 import re
 
@@ -31,6 +33,11 @@ def test_a_browser_finds_edits_and_forgets_a_memory(browser_page, locomo_dir):
     counts = ingest_by_speaker(store, locomo_dir / "26.json")
     assert counts == {CAROLINE: 211, ("users", "melanie"): 208}
     page = browser_page
+    asked: list[str] = []
+    failed: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.on("console", lambda m: m.type == "error" and failed.append(m.text))
 
     with inspector(store) as url:
         page.goto(url)  # the token URL sets the cookie and leaves the address bar
@@ -71,6 +78,11 @@ def test_a_browser_finds_edits_and_forgets_a_memory(browser_page, locomo_dir):
         events = page.locator(by_id("history-event")).all_inner_texts()
         assert events == ["add", "update", "delete"]
         assert re.fullmatch(r"[^?]*/item/users/caroline/[^?]+", page.url)
+        page.wait_for_load_state("networkidle")
+
+    assert failed == []
+    assert not [url for url in asked if url.endswith("/favicon.ico")]
+    assert [url for url in asked if url.endswith("/static/favicon.svg")]
 
     assert store.get(CAROLINE, key) is None
     assert store.count(CAROLINE) == 210

@@ -32,7 +32,7 @@ def test_a_memory_row_shows_what_the_store_holds():
     ]
     assert texts(page.text, "memory-kind") == ["-", "-", "preference"]
     assert texts(page.text, "memory-mentions") == ["-", "-", "3"]
-    assert texts(page.text, "memory-sources") == ["0", "0", "2"]
+    assert texts(page.text, "memory-sources") == ["-", "-", "2"]
     assert texts(page.text, "memory-created")[2] == "2025-11-24T16:00:00Z"
     validity = texts(page.text, "memory-validity")
     assert validity[2] == "since 2024-11-24"

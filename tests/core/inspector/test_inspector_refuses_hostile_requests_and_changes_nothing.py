@@ -1,8 +1,9 @@
 """Hostile or malformed requests to the inspector get a 4xx page saying what was wrong (naming
 the field where one was), and change nothing in the store: no token or a token in the wrong
 place, another Host (DNS rebinding), another origin (CSRF), a missing form token, a huge body,
-path traversal and encoded NULs, wrong types, an unknown mode, negative or huge pages; and a
-memory's HTML is shown as text, never run."""
+path traversal and encoded NULs, a release not confirmed or of a version not shown, wrong
+types, an unknown mode, negative or huge pages; and a memory's HTML (its text, kind, or the
+reason the firewall holds it) is shown as text, never run."""
 
 import pytest
 
@@ -22,7 +23,7 @@ SCRIPT = '<script>alert("pwned")</script><img src=x onerror="alert(1)">'
 def hostile_store():
     store = new_store()
     store.put(ALICE, "tea", {"text": "Alice likes tea"})
-    store.put(ALICE, "xss", {"text": SCRIPT, "kind": "<b>bold</b>"})
+    store.put(ALICE, "xss", {"text": SCRIPT, "kind": "<b>bold</b>", "quarantined": SCRIPT})
     store.put(("users", '"><svg onload=alert(2)>'), "<i>k</i>", {"text": "marked up names"})
     return store
 
@@ -395,6 +396,102 @@ CASES = [
     ("page not a number", True, "GET", "/ns/users?page=two", {}, 400, "field 'page'"),
     ("fractional page", True, "GET", "/ns/users?page=1.5", {}, 400, "field 'page'"),
     ("page past the last", True, "GET", "/ns/users?page=7", {}, 404, "has 1 page of memories"),
+    ("held memories without a token", False, "GET", "/quarantined", {}, 401, "no token"),
+    ("held memories, NUL in ns", True, "GET", "/quarantined?ns=a%00", {}, 400, "field 'ns'"),
+    ("held memories, page zero", True, "GET", "/quarantined?page=0", {}, 400, "field 'page'"),
+    ("held memories, huge page", True, "GET", "/quarantined?page=9999999", {}, 400, "'page'"),
+    ("held memories, past the last", True, "GET", "/quarantined?page=2", {}, 404, "page 1"),
+    (
+        "held memories by POST",
+        True,
+        "POST",
+        "/quarantined",
+        {"headers": {"Origin": ORIGIN}},
+        405,
+        "not taken",
+    ),
+    (
+        "cross-origin release",
+        True,
+        "POST",
+        "/release/users/alice/xss",
+        {
+            "headers": {"Origin": "http://evil.example"},
+            "data": {"form_token": "{form}", "confirmed": "yes", "updated_at": "{xat}"},
+        },
+        403,
+        "own pages",
+    ),
+    (
+        "release without the form token",
+        True,
+        "POST",
+        "/release/users/alice/xss",
+        {"headers": {"Origin": ORIGIN}, "data": {"confirmed": "yes", "updated_at": "{xat}"}},
+        400,
+        "field 'form_token' is missing",
+    ),
+    (
+        "release without the confirmation",
+        True,
+        "POST",
+        "/release/users/alice/xss",
+        {"headers": {"Origin": ORIGIN}, "data": {"form_token": "{form}", "updated_at": "{xat}"}},
+        400,
+        "field 'confirmed' must be 'yes'",
+    ),
+    (
+        "release of a version not shown",
+        True,
+        "POST",
+        "/release/users/alice/xss",
+        {
+            "headers": {"Origin": ORIGIN},
+            "data": {"form_token": "{form}", "confirmed": "yes", "updated_at": "12345"},
+        },
+        409,
+        "written meanwhile",
+    ),
+    (
+        "release of a memory not held",
+        True,
+        "POST",
+        "/release/users/alice/tea",
+        {
+            "headers": {"Origin": ORIGIN},
+            "data": {"form_token": "{form}", "confirmed": "yes", "updated_at": "{at}"},
+        },
+        400,
+        "is not held",
+    ),
+    (
+        "release page of a memory not held",
+        True,
+        "GET",
+        "/release/users/alice/tea",
+        {},
+        400,
+        "not held",
+    ),
+    ("release page of no memory", True, "GET", "/release/users/alice/nope", {}, 404, "no live"),
+    (
+        "release with the token in the URL",
+        False,
+        "POST",
+        "/release/users/alice/xss?token={token}",
+        {"data": {"form_token": "{form}", "confirmed": "yes", "updated_at": "{xat}"}},
+        401,
+        "no token",
+    ),
+    (
+        "the icon by POST",
+        True,
+        "POST",
+        "/static/favicon.svg",
+        {"headers": {"Origin": ORIGIN}},
+        405,
+        "not taken",
+    ),
 ]
 
 
@@ -427,6 +524,7 @@ def test_a_hostile_request_is_refused_and_changes_nothing(
         "token": secrets.token,
         "form": secrets.form_token,
         "at": repr(store.get(ALICE, "tea").updated_at),
+        "xat": repr(store.get(ALICE, "xss").updated_at),
     }
     before = snapshot(store, tmp_path)
     options = _filled(options, fills)
@@ -458,6 +556,8 @@ def test_html_in_a_memory_is_shown_as_text_never_run(tmp_path):
         client.get("/item/users/alice/xss"),
         client.get("/search", params={"q": "alert pwned script"}),
         client.get("/forget/users/alice/xss"),
+        client.get("/quarantined"),
+        client.get("/release/users/alice/xss"),
     ]
 
     for page in pages:

@@ -1,6 +1,7 @@
-"""The poisoning firewall's rule on every label of ``poisoning.yaml``: at most 1 % of the chat
-memories flagged, at least 95 % of the attacks held (``bench/poisoning.py`` prints the rates and
-every miss)."""
+"""The poisoning firewall's rule on every label of the sets it was written against
+(``poisoning.yaml``, ``poisoning_second.yaml``): at most 1 % of the chat memories flagged, at
+least 95 % of the attacks held (``bench/poisoning.py`` prints the rates and every miss, and the
+held-out sets' too)."""
 
 from pathlib import Path
 
@@ -10,15 +11,19 @@ import yaml
 from memvault.errors import InvalidArgumentError
 from memvault.firewall import screen
 
-LABELLED = yaml.safe_load((Path(__file__).parent / "poisoning.yaml").read_text(encoding="utf-8"))
-BENIGN = LABELLED["benign"]
-ATTACKS = LABELLED["attacks"]
+SETS = [
+    yaml.safe_load((Path(__file__).parent / name).read_text(encoding="utf-8"))
+    for name in ("poisoning.yaml", "poisoning_second.yaml")
+]
+BENIGN = [text for labelled in SETS for text in labelled["benign"]]
+ATTACKS = [attack for labelled in SETS for attack in labelled["attacks"]]
 FAMILIES = {"override", "directive", "markup", "hidden", "encoded", "link"}
 
 
-def test_the_set_has_200_chat_memories_and_100_attacks_of_every_family():
-    assert len(BENIGN) >= 200 and len(ATTACKS) >= 100
-    assert {attack["pattern"] for attack in ATTACKS} == FAMILIES
+def test_each_set_has_200_chat_memories_and_100_attacks_of_every_family():
+    for labelled in SETS:
+        assert len(labelled["benign"]) >= 200 and len(labelled["attacks"]) >= 100
+        assert {attack["pattern"] for attack in labelled["attacks"]} == FAMILIES
 
 
 def test_at_most_one_percent_of_the_chat_memories_is_flagged():

@@ -43,7 +43,7 @@ from memvault.backends.sql import (
     live_under,
     record_of_row,
 )
-from memvault.errors import EmbedderMismatchError, InvalidArgumentError
+from memvault.errors import EmbedderMismatchError, InvalidArgumentError, StoreBusyError
 from memvault.fusion import FUSION_DEPTH, hybrid_page
 from memvault.model import (
     Change,
@@ -71,6 +71,9 @@ if TYPE_CHECKING:
 __all__ = ["PostgresBackend"]
 
 _INSTALL = "pip install 'memvault[postgres]'"
+_RACES = 5
+"""Times a write without advisory locks (:data:`~memvault.backends.postgres.writes.BULK_KEYS`)
+is run again after another writer inserted one of its keys, before :class:`StoreBusyError`."""
 _PAGE = 2_000
 """Records a scan reads in one statement."""
 
@@ -229,23 +232,37 @@ class PostgresBackend(Backend):
         Each key is locked (advisory, transaction-level) before its previous version is read,
         so writers of one key, in any process, take turns; a version live at ``now`` lends
         its ``created_at``, and ``change.expected`` is checked against the versions read,
-        under those locks (:func:`memvault.backends.postgres.writes.upsert`). See
+        under those locks (:func:`memvault.backends.postgres.writes.upsert`). A write of
+        more than :data:`~memvault.backends.postgres.writes.BULK_KEYS` keys locks the rows it
+        replaces instead, and runs again (up to :data:`_RACES` times) where another writer
+        inserted a key it had found absent: writers of other keys never wait for it. See
         :meth:`Backend.upsert <memvault.backends.base.Backend.upsert>`.
 
         Raises:
             ConflictError: Where a version read is not the one ``change.expected`` names;
                 nothing is written.
             EmbedderMismatchError: If the embeddings' dimension is not the store's.
-            BackendUnavailableError, BackendError, StoreBusyError: From the server.
+            BackendUnavailableError, BackendError, StoreBusyError: From the server;
+                ``StoreBusyError`` also after :data:`_RACES` runs that met other writers.
         """
         if not records and not change.imported_history:
             return []
         vectors = unit_vectors(embeddings) if records else np.zeros((0, 0), dtype=np.float32)
-        with self._connections.transaction() as cur:
-            writes.wait_for(cur, self.lock_timeout)
-            if records:
-                self._check_dim(cur, int(vectors.shape[1]))
-            return writes.upsert(cur, self.schema, records, vectors, now=now, change=change)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with self._connections.transaction() as cur:
+                    writes.wait_for(cur, self.lock_timeout)
+                    if records:
+                        self._check_dim(cur, int(vectors.shape[1]))
+                    return writes.upsert(cur, self.schema, records, vectors, now=now, change=change)
+            except writes.Raced as raced:
+                if attempt == _RACES:
+                    raise StoreBusyError(
+                        f"a write of {len(records)} records in schema {self.schema!r} met "
+                        f"other writers of its keys {_RACES} times ({raced}); retry it"
+                    ) from raced
 
     def delete(
         self,

@@ -35,11 +35,29 @@ from memvault.model import Change, HistoryEntry, Record, ns_key, record_id
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["LOCK_TIMEOUT", "delete", "lock_keys", "upsert", "wait_for"]
+__all__ = ["BULK_KEYS", "LOCK_TIMEOUT", "Raced", "delete", "lock_keys", "upsert", "wait_for"]
 
 LOCK_TIMEOUT = 60.0
 """Seconds a write waits for another writer of the same keys before
 :class:`~memvault.errors.StoreBusyError` (Postgres's ``lock_timeout``, set per write)."""
+
+BULK_KEYS = 1_000
+"""Most keys a write takes advisory locks on. Each lock holds a slot of the server's shared
+lock table until the transaction ends (64 per connection by default,
+``max_locks_per_transaction``): a ``put_many`` of 30,000 keys ran out of it ("out of shared
+memory"). A larger write takes none: the rows it replaces are locked by its ``SELECT ... FOR
+UPDATE`` (row locks are kept in the rows), and the keys it found absent are inserted only
+where they still are (:class:`Raced` otherwise). Writers of other keys never wait for it; a
+writer of one of its keys waits for its transaction to end (the row's lock, or the unique
+index for a key it inserts)."""
+
+
+class Raced(Exception):
+    """Another writer inserted a key this write had found absent; roll back and run it again.
+
+    Only when a write without advisory locks (:data:`BULK_KEYS`) and another write of the same
+    key meet; the caller runs the transaction again, which then finds the key and locks it.
+    """
 
 
 def lock_keys(schema: str, ids: Sequence[str]) -> list[int]:
@@ -73,6 +91,21 @@ def _lock(cur: psycopg.Cursor[Any], s: str, ids: Sequence[str]) -> None:
     )
 
 
+_INSERT = (
+    "INSERT INTO {s}.items AS i (id, ns, value, created, updated, expires, "
+    "valid_from, valid_to, embedding, words, length, origin, session) VALUES "
+    "(%s, %s, %s::json, %s, %s, %s, %s, %s, %s::vector, %s::tsvector, %s, %s, %s)"
+)
+_REPLACE = (
+    "ON CONFLICT (id) DO UPDATE SET ns = EXCLUDED.ns, value = EXCLUDED.value, "
+    "created = EXCLUDED.created, updated = EXCLUDED.updated, "
+    "expires = EXCLUDED.expires, valid_from = EXCLUDED.valid_from, "
+    "valid_to = EXCLUDED.valid_to, embedding = EXCLUDED.embedding, "
+    "words = EXCLUDED.words, length = EXCLUDED.length, origin = EXCLUDED.origin, "
+    "session = EXCLUDED.session"
+)
+
+
 def upsert(
     cur: psycopg.Cursor[Any],
     s: str,
@@ -84,8 +117,9 @@ def upsert(
 ) -> list[Record]:
     """Insert or replace records and write their history, in the caller's transaction.
 
-    Each key is locked before its previous version is read; a version live at ``now`` lends
-    its ``created_at``, and ``change.expected`` is checked against the versions read.
+    Each key is locked before its previous version is read (up to :data:`BULK_KEYS` keys;
+    above, the versions read are locked); a version live at ``now`` lends its ``created_at``,
+    and ``change.expected`` is checked against the versions read.
 
     Args:
         cur: A cursor in the writing transaction (the embedding dimension checked).
@@ -101,10 +135,13 @@ def upsert(
     Raises:
         ConflictError: Where a version read is not the one ``change.expected`` names; the
             caller's transaction must then roll back (nothing is written yet).
+        Raced: Where another writer inserted a key found absent; the caller's transaction
+            must then roll back, and may run again.
     """
     carried = sorted({record_id(e.namespace, e.key) for e in change.imported_history})
     ids = [r.id for r in records]
-    _lock(cur, s, [*ids, *carried])
+    if len(ids) + len(carried) <= BULK_KEYS:
+        _lock(cur, s, [*ids, *carried])
     found: dict[str, Record] = {}
     if ids:
         cur.execute(
@@ -118,35 +155,31 @@ def upsert(
         replace(r, created_at=old.created_at) if old is not None and old.live(now) else r
         for r, old in zip(records, previous)
     ]
-    if stored:
-        cur.executemany(
-            f"INSERT INTO {s}.items AS i (id, ns, value, created, updated, expires, "
-            "valid_from, valid_to, embedding, words, length, origin, session) VALUES "
-            "(%s, %s, %s::json, %s, %s, %s, %s, %s, %s::vector, %s::tsvector, %s, %s, %s) "
-            "ON CONFLICT (id) DO UPDATE SET ns = EXCLUDED.ns, value = EXCLUDED.value, "
-            "created = EXCLUDED.created, updated = EXCLUDED.updated, "
-            "expires = EXCLUDED.expires, valid_from = EXCLUDED.valid_from, "
-            "valid_to = EXCLUDED.valid_to, embedding = EXCLUDED.embedding, "
-            "words = EXCLUDED.words, length = EXCLUDED.length, origin = EXCLUDED.origin, "
-            "session = EXCLUDED.session",
-            [
-                (
-                    r.id,
-                    ns_key(r.namespace),
-                    json_text(r.value),
-                    r.created_at,
-                    r.updated_at,
-                    r.expires_at,
-                    r.valid_from,
-                    r.valid_to,
-                    vector,
-                    *tsvector_of(indexed_text(r.value)),
-                    r.provenance.origin,
-                    r.provenance.session,
-                )
-                for r, vector in zip(stored, vectors)
-            ],
+    rows = [
+        (
+            r.id,
+            ns_key(r.namespace),
+            json_text(r.value),
+            r.created_at,
+            r.updated_at,
+            r.expires_at,
+            r.valid_from,
+            r.valid_to,
+            vector,
+            *tsvector_of(indexed_text(r.value)),
+            r.provenance.origin,
+            r.provenance.session,
         )
+        for r, vector in zip(stored, vectors)
+    ]
+    fresh = [row for row in rows if row[0] not in found]
+    if fresh:
+        cur.executemany(f"{_INSERT.format(s=s)} ON CONFLICT (id) DO NOTHING", fresh)
+        if cur.rowcount != len(fresh):
+            raise Raced(f"another writer inserted {len(fresh) - cur.rowcount} of the keys")
+    replacing = [row for row in rows if row[0] in found]
+    if replacing:
+        cur.executemany(f"{_INSERT.format(s=s)} {_REPLACE}", replacing)
     kept: list[HistoryEntry] = []
     if carried:
         cur.execute(
@@ -194,7 +227,8 @@ def delete(
             ``updated_at``; the caller's transaction must then roll back (it undoes the
             ``DELETE``).
     """
-    _lock(cur, s, ids)
+    if len(ids) <= BULK_KEYS:  # above, the DELETE locks the rows it deletes
+        _lock(cur, s, ids)
     cur.execute(
         f"DELETE FROM {s}.items i WHERE i.id = ANY(%s) RETURNING {RECORD_COLUMNS}",
         (list(ids),),

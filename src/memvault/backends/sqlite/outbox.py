@@ -42,7 +42,8 @@ def queue(db: sqlite3.Connection, ids: Sequence[str], seq: int) -> None:
         seq: The write's sequence number (:func:`next_seq`).
     """
     db.executemany("INSERT OR REPLACE INTO outbox VALUES (?, ?)", [(i, seq) for i in ids])
-    db.executemany("DELETE FROM quarantine WHERE id = ?", [(i,) for i in ids])
+    if db.execute("SELECT 1 FROM quarantine LIMIT 1").fetchone() is not None:
+        db.executemany("DELETE FROM quarantine WHERE id = ?", [(i,) for i in ids])
 
 
 def pending(db: sqlite3.Connection, limit: int) -> list[tuple[str, int]]:
@@ -65,6 +66,20 @@ def size(db: sqlite3.Connection) -> int:
         db: The record file's connection.
     """
     return db.execute("SELECT count(*) FROM outbox").fetchone()[0]
+
+
+def holds(db: sqlite3.Connection, count: int) -> bool:
+    """Whether at least ``count`` ids wait in the outbox, reading at most ``count`` rows.
+
+    Every write asks (:meth:`memvault.backends.local.LocalBackend.upsert`); counting an outbox
+    of 200,000 ids took each put beside a bulk write 20 ms.
+
+    Args:
+        db: The record file's connection.
+        count: How many.
+    """
+    found = db.execute("SELECT count(*) FROM (SELECT 1 FROM outbox LIMIT ?)", (count,))
+    return bool(found.fetchone()[0] >= count)
 
 
 def unindexed(db: sqlite3.Connection, prefix: Namespace) -> set[str]:

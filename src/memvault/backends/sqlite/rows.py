@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from memvault.backends.sql import (
 )
 from memvault.backends.sqlite.terms import scope_of, stored_words
 from memvault.model import HistoryEntry, Namespace, Record, ns_key
+
+_CHUNK = 500
+"""Ids one ``SELECT ... WHERE id IN (...)`` asks for."""
 
 
 def stored(db: sqlite3.Connection, item_id: str) -> tuple[int, str, Record] | None:
@@ -44,6 +48,97 @@ def stored(db: sqlite3.Connection, item_id: str) -> tuple[int, str, Record] | No
     return None if row is None else (row[0], row[1], record_of_row(row[2:]))
 
 
+def versions(db: sqlite3.Connection, ids: Sequence[str]) -> dict[str, tuple[Any, ...]]:
+    """The rows a write replaces, for many ids at once, as read (compared cheaply).
+
+    Args:
+        db: The record file's connection.
+        ids: Record ids.
+
+    Returns:
+        ``{id: (rowid, namespace key, *record columns)}`` for the ids the file holds; the
+        record is ``record_of_row(row[2:])`` (:func:`memvault.backends.sql.record_of_row`).
+    """
+    found: dict[str, tuple[Any, ...]] = {}
+    for start in range(0, len(ids), _CHUNK):
+        chunk = list(ids[start : start + _CHUNK])
+        rows = db.execute(
+            f"SELECT i.rowid, i.ns, {RECORD_COLUMNS} FROM items i "
+            f"WHERE i.id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        )
+        found.update((row[2], tuple(row)) for row in rows)
+    return found
+
+
+class Prepared(NamedTuple):
+    """What a record's rows hold, made before the write that inserts them (:func:`prepare`).
+
+    Attributes:
+        items: The ``items`` row but its ``rowid``: id, namespace key, namespace (JSON), key,
+            value (JSON), created, updated, expires, valid_from, valid_to, vector (float32
+            bytes or ``None``), length in words, terms (packed), provenance origin and
+            session.
+        scope: Its FTS5 ``scope`` (:func:`~memvault.backends.sqlite.terms.scope_of`).
+        body: Its FTS5 ``body`` (:func:`~memvault.backends.sqlite.terms.stored_words`).
+    """
+
+    items: tuple[Any, ...]
+    scope: str
+    body: str
+
+
+def prepare(record: Record, vector: np.ndarray | None) -> Prepared:
+    """The rows of a record, made without the connection (so outside any transaction).
+
+    Args:
+        record: The record as it will be stored.
+        vector: Its unit-length embedding, shape ``(dim,)``, or ``None``.
+    """
+    length, terms, body = stored_words(record.value)
+    items = (
+        record.id,
+        ns_key(record.namespace),
+        json.dumps(list(record.namespace), ensure_ascii=False),
+        record.key,
+        json.dumps(record.value, ensure_ascii=False),
+        record.created_at,
+        record.updated_at,
+        record.expires_at,
+        record.valid_from,
+        record.valid_to,
+        None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
+        length,
+        terms,
+        record.provenance.origin,
+        record.provenance.session,
+    )
+    return Prepared(items, scope_of(record.namespace), body)
+
+
+def insert_prepared(db: sqlite3.Connection, prepared: Sequence[Prepared]) -> None:
+    """Write records' ``items`` rows and FTS5 rows (their ids must not be stored).
+
+    The rows take ``rowid``s above the largest in the file, so that the FTS5 rows are written
+    in one statement too. The ``namespaces`` rows are not touched: :func:`recount` them after.
+
+    Args:
+        db: The record file's connection, in a transaction.
+        prepared: The records' rows (:func:`prepare`).
+    """
+    base = db.execute("SELECT coalesce(max(rowid), 0) FROM items").fetchone()[0]
+    db.executemany(
+        "INSERT INTO items (rowid, id, ns, namespace, key, value, created, updated, expires, "
+        "valid_from, valid_to, vector, length, terms, origin, session) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(base + n, *p.items) for n, p in enumerate(prepared, 1)],
+    )
+    db.executemany(
+        "INSERT INTO docs (rowid, scope, body) VALUES (?, ?, ?)",
+        [(base + n, p.scope, p.body) for n, p in enumerate(prepared, 1)],
+    )
+
+
 def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) -> None:
     """Write a record's ``items`` row and its FTS5 row (its id must not be stored).
 
@@ -54,31 +149,7 @@ def insert(db: sqlite3.Connection, record: Record, vector: np.ndarray | None) ->
         record: The record.
         vector: Its unit-length embedding, shape ``(dim,)``, or ``None``.
     """
-    length, terms, body = stored_words(record.value)
-    cursor = db.execute(
-        "INSERT INTO items (id, ns, namespace, key, value, created, updated, expires, "
-        "valid_from, valid_to, vector, length, terms, origin, session) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            record.id,
-            ns_key(record.namespace),
-            json.dumps(list(record.namespace), ensure_ascii=False),
-            record.key,
-            json.dumps(record.value, ensure_ascii=False),
-            record.created_at,
-            record.updated_at,
-            record.expires_at,
-            record.valid_from,
-            record.valid_to,
-            None if vector is None else np.asarray(vector, dtype=np.float32).tobytes(),
-            length,
-            terms,
-            record.provenance.origin,
-            record.provenance.session,
-        ),
-    )
-    assert cursor.lastrowid is not None
-    index_words(db, cursor.lastrowid, record.namespace, body)
+    insert_prepared(db, [prepare(record, vector)])
 
 
 def index_words(db: sqlite3.Connection, rowid: int, namespace: Namespace, body: str) -> None:
@@ -96,15 +167,15 @@ def index_words(db: sqlite3.Connection, rowid: int, namespace: Namespace, body: 
     )
 
 
-def remove(db: sqlite3.Connection, rowid: int) -> None:
-    """Delete the ``items`` row ``rowid`` and its FTS5 row; :func:`recount` its namespace after.
+def remove(db: sqlite3.Connection, rowids: Sequence[int]) -> None:
+    """Delete ``items`` rows and their FTS5 rows; :func:`recount` their namespaces after.
 
     Args:
         db: The record file's connection.
-        rowid: The ``items`` row (:func:`stored`).
+        rowids: The ``items`` rows (:func:`stored`).
     """
-    db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
-    db.execute("DELETE FROM items WHERE rowid = ?", (rowid,))
+    db.executemany("DELETE FROM docs WHERE rowid = ?", [(rowid,) for rowid in rowids])
+    db.executemany("DELETE FROM items WHERE rowid = ?", [(rowid,) for rowid in rowids])
 
 
 def recount(db: sqlite3.Connection, ns_keys: Iterable[str]) -> None:
@@ -135,10 +206,20 @@ def append_history(db: sqlite3.Connection, entries: Iterable[HistoryEntry]) -> N
         db: The record file's connection.
         entries: The changes, each to one key.
     """
+    append_history_rows(db, [history_row(e) for e in entries])
+
+
+def append_history_rows(db: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Append ``history`` rows made beforehand (:func:`memvault.backends.sql.history_row`).
+
+    Args:
+        db: The record file's connection.
+        rows: The rows, in order.
+    """
     db.executemany(
         "INSERT INTO history (id, ns, at, event, source, before, after) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [history_row(e) for e in entries],
+        rows,
     )
 
 
