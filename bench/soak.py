@@ -554,7 +554,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 run, "agent0-1", "agent", run, "agent0", 1, args.llm_seconds
             )
         if now >= end:
-            (run / "stop-agents").touch()  # the searchers go on while an ingest finishes
+            if not (run / "stop-agents").exists():
+                (run / "stop-agents").touch()  # the searchers go on while an ingest finishes
             if ingest is None:
                 break
         time.sleep(0.05)
