@@ -29,7 +29,10 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from memvault.errors import InvalidArgumentError, InvalidKeyError, InvalidValueError, shown
-from memvault.model import Namespace, Provenance, Record
+
+# Origin: pydantic 2.5 (the floor) resolves Provenance's string annotations here, in the
+# namespace of the model that holds it (later releases read the dataclass's own module).
+from memvault.model import Namespace, Origin, Provenance, Record  # noqa: F401
 from memvault.namespace import is_utf8, validate_key
 
 ScoreType = Literal["cosine", "bm25", "hybrid"]
