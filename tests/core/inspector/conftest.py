@@ -1,8 +1,9 @@
 """The inspector's real-browser fixture: a headless Chromium tab (see ``browser.py`` beside it).
 
 ``browser_page`` skips a test where ``/usr/bin/chromium`` or the ``playwright`` package is
-missing, and fails it under ``CI=true``. The browser tests are marked slow, so they run once in
-CI, on the main Python with every test (``.ci/run``), where both are installed.
+missing, and fails it under ``CI=true``. The browser test is in the default selection (issue 27:
+``uv run pytest`` runs it where Chromium is installed), so CI runs it on every Python whose
+environment has the dev group; the floor runs, without the ``ui`` extra, skip it.
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ from memvault import HashingEmbedder, InMemoryBackend, MemoryStore  # noqa: E402
 from tests.core.inspector.browser import inspector  # noqa: E402
 from tests.core.inspector.conversation import ingest_by_speaker  # noqa: E402
 
-pytestmark = pytest.mark.slow  # starts a browser: about 3 s
-
 CAROLINE = ("users", "caroline")
 SAID = "I went to a LGBTQ support group yesterday and it was so powerful."  # LoCoMo 26, D1:3
 EDITED = "Caroline went to an LGBTQ support group on 7 May 2023; it was so powerful."
