@@ -45,7 +45,7 @@ from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
 from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
 from memvault.inspector import DEFAULT_PORT
 from memvault.model import SEARCH_MODES, Namespace, Provenance
-from memvault.namespace import format_namespace_path, parse_namespace_path
+from memvault.namespace import format_namespace_path, parse_namespace_path, template_fields
 
 if TYPE_CHECKING:
     from memvault.config import MemoryConfig
@@ -1108,11 +1108,9 @@ def _check_mcp_ids(template: Sequence[str], run_ids: dict[str, str]) -> None:
         InvalidArgumentError: Naming the first missing id and the option that gives it
             (``--user ID`` for ``user_id``, else ``--id NAME=VALUE``).
     """
-    import string
-
     for segment in template:
-        for _, name, _, _ in string.Formatter().parse(segment):
-            if name and not run_ids.get(name):
+        for name in template_fields(segment):
+            if not run_ids.get(name):
                 option = "--user ID" if name == "user_id" else f"--id {name}=VALUE"
                 raise InvalidArgumentError(
                     f"the namespace {format_namespace_path(template)} needs {name!r}: pass "

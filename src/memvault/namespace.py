@@ -192,6 +192,33 @@ def check_template_value(name: str, value: Any, template: Sequence[str] | None =
     return value
 
 
+def template_fields(segment: str) -> list[str]:
+    """The ``{name}`` fields of one namespace template segment, in order, each once.
+
+    Args:
+        segment: A segment such as ``"{user_id}"`` or ``"users"`` (a :meth:`str.format`
+            template).
+
+    Returns:
+        The field names, e.g. ``["user_id"]``; ``[]`` for plain text.
+
+    Raises:
+        InvalidNamespaceError: If a field is positional (``{}``, ``{0}``) or not an
+            identifier: use named fields such as ``{user_id}``.
+    """
+    names: list[str] = []
+    for _, name, _, _ in string.Formatter().parse(segment):
+        if name is None or name in names:
+            continue
+        if name == "" or not name.isidentifier():
+            raise InvalidNamespaceError(
+                f"namespace template segment {segment!r} has field {{{name}}}; "
+                "use named fields such as {user_id}"
+            )
+        names.append(name)
+    return names
+
+
 def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Namespace:
     """Fill a namespace template such as ``("users", "{user_id}")`` from run values.
 
@@ -216,16 +243,10 @@ def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Nam
             f"namespace template values must be a mapping such as {{'user_id': 'alice'}}, got "
             f"{type(values).__name__} {shown(values)}"
         )
-    formatter = string.Formatter()
     resolved = []
     for segment in template:
-        fields = {name for _, name, _, _ in formatter.parse(segment) if name is not None}
+        fields = template_fields(segment)
         for name in fields:
-            if name == "" or not name.isidentifier():
-                raise InvalidNamespaceError(
-                    f"namespace template segment {segment!r} has field {{{name}}}; "
-                    "use named fields such as {user_id}"
-                )
             check_template_value(name, values.get(name), template)
         resolved.append(segment.format_map({name: values[name] for name in fields}))
     return validate_namespace(tuple(resolved))
