@@ -148,6 +148,7 @@ def main() -> None:
         "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
         "held out 1": _read("poisoning_held_out.yaml"),
         "held out 2": _read("poisoning_held_out_2.yaml"),
+        "held out 3": _read("poisoning_held_out_3.yaml"),
     }
     screened, started = 0, time.perf_counter()
     for name, labelled in sets.items():
