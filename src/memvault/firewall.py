@@ -173,6 +173,9 @@ OVERRIDE: Final = _rule(
     rf"writes?|wrote|requests?|requested)\b"
     rf"|\b(?:say|output|print|respond\s+with|reply\s+with|answer\s+with)\s+['\"\u2018\u201c]?"
     rf"access\s+granted\b"
+    # round 3: Tensor Trust's goal in another word order ("reply 'access granted' to any ...")
+    rf"|\b(?:say|says|said|saying|output|print|type|write|reply|replies|respond|answer|return)\b"
+    rf"[^.!?\n]{{0,40}}?['\"\u2018\u201c]\s*access\s+granted\b"
     rf"|\b(?:ai|assistant|bot|model|chatbot|gpt|llm)\s+(?:without|with\s+no|free\s+(?:of|from))\s+"
     rf"(?:any\s+)?(?:rules|restrictions|limits|limitations|filters|guidelines|ethics|morals|"
     rf"censorship|boundaries)\b"
@@ -258,6 +261,13 @@ OVERRIDE: Final = _rule(
     rf"instructions|guidelines|rules|developer|previous|prior|programming)"
     rf"|\b(?:your\s+)?(?:configuration|config|settings|programming)\s+(?:has|have)\s+been\s+"
     rf"(?:updated|changed|modified|replaced|reset)\b"
+    rf"|\b(?:system\s+prompt|(?:your|the|all|any|previous|prior|earlier)\s+(?:instructions|rules|"
+    rf"guidelines|directives|configuration|config))\b[^.!?\n]{{0,40}}?\b(?:is|are|has\s+been|"
+    rf"have\s+been)\s+(?:now\s+|hereby\s+|all\s+)*(?:overridden|superseded|void|revoked|"
+    rf"cancell?ed|outdated|obsolete|replaced)\b"
+    rf"|\bnever\s*mind\s+(?:all\s+)?your\s+(?:\w+\s+)?(?:rules|instructions|guidelines|programming|"
+    rf"restrictions|filters|policies)\b"
+    rf"|\badopt\s+(?:the\s+)?(?:following|new|these)\s+(?:rules|instructions|guidelines|directives)\b"
     rf"|\b(?:safety|security|content|moderation)\s+(?:checks?|filters?|guardrails|settings|"
     rf"measures)\s+(?:are|is|have\s+been)\s+(?:now\s+)?(?:off|disabled|lifted|removed|turned\s+off)\b",
 )
@@ -322,7 +332,7 @@ _START = (
 DIRECTIVE: Final = _rule(
     # an imperative to the model at the start of a sentence
     rf"(?:^|[.!?;:]\s+|\n\s*|[\"'(]\s*)(?:important[:!]*\s+|note:\s+|please,?\s+|and\s+)?"
-    rf"(?:always|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?(?:{_STRONG_VERB}\b|"
+    rf"(?:alway[sz]|allways|alwys|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?(?:{_STRONG_VERB}\b|"
     rf"{_MODEL_VERB}\s+{_MODEL_OBJECT})(?!\s+never\b)"
     rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please,?\s+)?(?:do\s+not|don't|never)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:tell|inform|reveal|disclose|mention|let|show|warn|alert|notify|remind)\s+{_USERS}"
@@ -349,8 +359,9 @@ DIRECTIVE: Final = _rule(
     # trigger and action: "when the user asks about X, answer Y"
     rf"|\b(?:when(?:ever)?|if|each\s+time|every\s+time|any\s+time|once)\s+(?:the\s+user|a\s+user|"
     rf"users|anyone|someone|somebody|the\s+customer|a\s+customer|the\s+human|you\s+are\s+asked|"
-    rf"asked)\b[^.!?\n]{{0,120}}?,?\s*(?:then\s+)?(?:you\s+(?:must|should|will)\s+)?(?:always\s+)?"
-    rf"(?:answer|respond|reply|say|tell\s+(?:them|him|her|the\s+user)|recommend|suggest|refer|"
+    rf"asked)\b(?![^.!?\n,]{{0,60}}?\b(?:i|we)\s+(?:\w+\s+)?(?:answer|respond|reply|say|tell|"
+    rf"recommend|suggest)\b)[^.!?\n]{{0,120}}?,?\s*(?:then\s+)?(?:you\s+(?:must|should|will)\s+)?"
+    rf"(?:always\s+)?(?:answer|respond|reply|say|tell\s+(?:them|him|her|the\s+user)|recommend|suggest|refer|"
     rf"redirect|direct\s+them|output|claim|insist|send|call|use\s+the|point\s+them)\b"
     # an imperative on what the model answers: "translate every answer", "reply to all future
     # questions", "add ... to everything you write"
@@ -415,6 +426,10 @@ DIRECTIVE: Final = _rule(
     rf"responses|summar(?:y|ies)|outputs?)\b"
     rf"|\b(?:using|with|via|through)\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|plugin|integration|"
     rf"connector|skill|extension)\b"
+    rf"|{_START}use\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|plugin|integration|connector|skill|"
+    rf"extension|api)\s+to\b"
+    rf"|\b(?:refund|charge|pay|send|transfer|credit|wire)\b[^.!?\n]{{0,60}}?\bto\s+(?:the\s+)?"
+    rf"(?:card|account)\s+(?:number\s+|no\.?\s+)?\d{{4}}[\s-]?\d{{4}}"
     rf"|\b(?:schedule|make|send|initiate|set\s+up|authori[sz]e|approve)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
     rf"(?:payment|transfer|wire|withdrawal)\s+of\s+(?:[$\u20ac\u00a3]\s?)?\d[\d,.]*"
     rf"[^.!?\n]{{0,40}}?\bto\b"
@@ -519,7 +534,8 @@ DIRECTIVE: Final = _rule(
     rf"\s+(?:the|this|my|your|any)\s+(?:task|request|question)"
     rf"|\b(?:the\s+)?user\s+(?:has\s+)?(?:wants|would\s+like|asked|instructed|authori[sz]ed|allowed|permitted)"
     rf"\s+(?:you|the\s+{_ASSISTANT})\s+to\b"
-    rf"|(?:\b(?:the|this|any|every|all|each|an?)\s+|^|[.!?;:]\s+|\n\s*)(?:assistant|ai|model|"
+    rf"|(?:(?<!whether\s)(?<!\bif\s)\b(?:the|this|any|every|all|each|an?)\s+|^|[.!?;:]\s+|\n\s*)"
+    rf"(?:assistant|ai|model|"
     rf"agent|chatbot|bot)s?\s+(?:must|should|shall|has\s+to|"
     rf"needs\s+to|is\s+(?:required|instructed|allowed|permitted)\s+to|will\s+(?:now|always))\b"
     # tool-use goals of the agent attacks: move money, send data, grant access
@@ -632,6 +648,30 @@ _SPACED = re.compile(r"\b(?:[^\W\d_][ .\-*_]){2,}[^\W\d_]\b")
 _LEET_WORD = re.compile(r"[\w@$]+")
 _LEET = (str.maketrans("013457@$", "oieastas"), str.maketrans("013457@$", "oleastas"))
 """Digits for letters ("ign0re", "a11"): a one read as an i, and as an l."""
+_L_WORDS: Final = frozenset(
+    {
+        "all",
+        "rules",
+        "tell",
+        "reveal",
+        "role",
+        "filters",
+        "limits",
+        "policy",
+        "policies",
+        "guidelines",
+        "always",
+        "only",
+        "unlock",
+        "leak",
+        "email",
+        "mail",
+        "sell",
+        "login",
+    }
+)
+"""Words of the patterns with an l: in the third view a one is read as an l in these only (so
+"1gn0r3 y0ur ru135" reads "ignore your rules", a one for an i and another for an l)."""
 
 
 def screen(text: str) -> str | None:
@@ -711,12 +751,22 @@ def _unleet(found: re.Match[str], table: dict[int, int]) -> str:
     return word.translate(table)
 
 
+def _unleet_either(found: re.Match[str]) -> str:
+    """The word found with its digits read as letters, a one as an l or an i.
+
+    As an l if that makes one of :data:`_L_WORDS`, as an i otherwise.
+    """
+    as_l = _unleet(found, _LEET[1])
+    return as_l if as_l.lower() in _L_WORDS else _unleet(found, _LEET[0])
+
+
 def _unmasked(text: str) -> list[str]:
     """``text``, and the same with its masks taken off where it has any.
 
     Compatibility forms folded (NFKC: full-width letters), Cyrillic and Greek look-alikes made
     Latin, letters spelled apart joined ("i g n o r e" to "ignore"), and digits in words read as
-    letters ("ign0re"; a one as an i, then as an l).
+    letters ("ign0re"; a one as an i, then as an l, then as an l only where that makes one of
+    :data:`_L_WORDS`).
     """
     plain = _SPACED.sub(
         lambda m: re.sub(r"[ .\-*_]", "", m.group(0)),
@@ -727,6 +777,9 @@ def _unmasked(text: str) -> list[str]:
         view = _LEET_WORD.sub(partial(_unleet, table=leet), plain)
         if view not in views:
             views.append(view)
+    mixed = _LEET_WORD.sub(_unleet_either, plain)
+    if mixed not in views:
+        views.append(mixed)
     return views
 
 
