@@ -15,8 +15,15 @@ least 95 %), by family, and every miss:
 - ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
   after it (0.8 % flagged, 76.7 % held), then its misses read the same way before a second
   round of changes, so no longer held out;
-- ``held out 2`` (``poisoning_held_out_2.yaml``): written before the second round and not
-  looked at while tuning: the figures to expect on memories the rule was not written against.
+- ``held out 2`` (``poisoning_held_out_2.yaml``): written before the second round, measured
+  once after it (1.0 % flagged, 92 % held), then its misses read before a third round, so no
+  longer held out;
+- ``held out 3`` (``poisoning_held_out_3.yaml``): written before the third round (0.8 %
+  flagged, 82.6 % held before it, the same after); its misses were seen after the first
+  figure (by mistake), not tuned on;
+- ``held out 4`` (``poisoning_held_out_4.yaml``): written after the third round and measured
+  once (0 % flagged, 84.6 % held): the figures to expect on memories the rule was not written
+  against.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the rule was not tuned on) and prints the share flagged and each flagged turn. Then the cost:
@@ -149,6 +156,7 @@ def main() -> None:
         "held out 1": _read("poisoning_held_out.yaml"),
         "held out 2": _read("poisoning_held_out_2.yaml"),
         "held out 3": _read("poisoning_held_out_3.yaml"),
+        "held out 4": _read("poisoning_held_out_4.yaml"),
     }
     screened, started = 0, time.perf_counter()
     for name, labelled in sets.items():
