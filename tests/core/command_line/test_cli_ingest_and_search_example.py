@@ -13,7 +13,13 @@ def test_ingest_then_search_puts_the_right_turn_first(tmp_path):
     store = tmp_path / "store"
     ingested = memvault_json("ingest", str(EXAMPLE), "-n", "users/alice", store=store)
     source = source_id(EXAMPLE)
-    assert ingested == {"ingested": 10, "namespace": "users/alice", "source": source}
+    assert ingested == {
+        "ingested": 10,
+        "namespace": "users/alice",
+        "source": source,
+        "kept": [],
+        "forgotten": [],
+    }
 
     hits = memvault_json(
         "search", "any allergies I should know about?", "-n", "users/alice", "-k", "3", store=store
