@@ -55,12 +55,14 @@ sys.path.insert(0, sys.argv[1] + "/src")
 sys.path.insert(1, REPO)
 from memvault import HashingEmbedder, MemoryStore
 
+DIM = int(sys.argv[-1])  # spawn() passes the embedding's dimensions last
+
 def open_store(kind, where):
     if kind == "file":
-        return MemoryStore(where, embedder=HashingEmbedder(64))
+        return MemoryStore(where, embedder=HashingEmbedder(DIM))
     from memvault.backends.postgres import PostgresBackend
-    dsn, schema = where.split(" ")
-    return MemoryStore(backend=PostgresBackend(dsn, schema=schema), embedder=HashingEmbedder(64))
+    dsn, schema = where.rsplit(" ", 1)
+    return MemoryStore(backend=PostgresBackend(dsn, schema=schema), embedder=HashingEmbedder(DIM))
 
 def report(**fields):
     print("@@ " + json.dumps(fields), flush=True)
@@ -109,12 +111,15 @@ class ChildFailed(Exception):
     """A child exited before its report; the message is the end of its stderr."""
 
 
-def spawn(script: str, code: Path, *args: object, log: Path) -> subprocess.Popen:
-    """``python -c`` of ``OPEN`` + ``script`` on the checkout ``code``, stderr to ``log``."""
+def spawn(script: str, code: Path, *args: object, log: Path, dim: int) -> subprocess.Popen:
+    """``python -c`` of ``OPEN`` + ``script`` on the checkout ``code``, stderr to ``log``.
+
+    ``dim`` (the ``HashingEmbedder``'s dimensions) goes last on the command line.
+    """
     source = textwrap.dedent(OPEN).replace("REPO", repr(str(REPO))) + textwrap.dedent(script)
     with open(log, "w") as stderr:
         child = subprocess.Popen(
-            [sys.executable, "-c", source, str(code), *map(str, args)],
+            [sys.executable, "-c", source, str(code), *map(str, args), str(dim)],
             cwd=REPO,
             stdout=subprocess.PIPE,
             stderr=stderr,
@@ -135,11 +140,11 @@ def next_report(child: subprocess.Popen) -> dict:
     raise ChildFailed(lines[-1][:300] if lines else f"status {child.returncode}")
 
 
-def alone(kind: str, where: str, code: Path, items: int, work: Path) -> dict:
+def alone(kind: str, where: str, code: Path, items: int, work: Path, dim: int = 64) -> dict:
     """One bulk write with no other process (its throughput, for the comparison)."""
     go = work / "go"
     go.touch()
-    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log")
+    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log", dim=dim)
     next_report(bulk)
     done = next_report(bulk)
     bulk.wait()
@@ -155,13 +160,28 @@ def alone(kind: str, where: str, code: Path, items: int, work: Path) -> dict:
     }
 
 
-def run(kind: str, where: str, code: Path, items: int, pause: float, work: Path) -> dict:
-    """One bulk write beside one probe; returns the figures."""
+def run(
+    kind: str, where: str, code: Path, items: int, pause: float, work: Path, dim: int = 64
+) -> dict:
+    """One bulk write beside one probe; returns the figures.
+
+    Args:
+        kind: ``"file"`` (a store folder) or ``"postgres"``.
+        where: The folder, or ``"DSN SCHEMA"``.
+        code: The checkout whose ``src`` the children run.
+        items: Memories in the bulk ``put_many``.
+        pause: Seconds between the probe's puts.
+        work: A folder for the children's logs and signal files.
+        dim: The ``HashingEmbedder``'s dimensions.
+
+    Returns:
+        The figures printed (``"bulk write failed"`` and its reason when the bulk write failed).
+    """
     stop, go = work / "stop", work / "go"
     stop.unlink(missing_ok=True)
     go.unlink(missing_ok=True)
-    probe = spawn(PROBE, code, kind, where, pause, stop, log=work / "probe.log")
-    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log")
+    probe = spawn(PROBE, code, kind, where, pause, stop, log=work / "probe.log", dim=dim)
+    bulk = spawn(BULK, code, kind, where, items, go, log=work / "bulk.log", dim=dim)
     next_report(probe)
     next_report(bulk)
     time.sleep(1.0)  # the probe's latencies before the bulk write, for p50 "otherwise"
@@ -214,6 +234,7 @@ def main() -> None:
     parser.add_argument("--code", type=Path, action="append", help="checkout(s) to run")
     parser.add_argument("--pause", type=float, default=0.02, help="seconds between probe puts")
     parser.add_argument("--alone", action="store_true", help="no probe: throughput alone")
+    parser.add_argument("--dim", type=int, default=64, help="HashingEmbedder dimensions")
     args = parser.parse_args()
     codes = [path.resolve() for path in (args.code or [REPO])]
     work = Path(tempfile.mkdtemp(prefix="memvault-bulk-"))
@@ -231,9 +252,9 @@ def main() -> None:
                 else:
                     where = f"{dsn} bulk_{number}_{time.time_ns()}"
                 if args.alone:
-                    figures = alone(kind, where, code, args.items, work)
+                    figures = alone(kind, where, code, args.items, work, args.dim)
                 else:
-                    figures = run(kind, where, code, args.items, args.pause, work)
+                    figures = run(kind, where, code, args.items, args.pause, work, args.dim)
                 print(json.dumps(figures), flush=True)
     finally:
         if server is not None:
