@@ -42,7 +42,12 @@ from typer.core import TyperGroup
 from memvault.arguments import DEFAULT_SEARCH_MODE, MAX_COUNT
 from memvault.backends.postgres.connections import check_dsn
 from memvault.backends.postgres.schema import DEFAULT_SCHEMA, check_schema_name
-from memvault.errors import InvalidArgumentError, InvalidFilterError, MemvaultError
+from memvault.errors import (
+    ImportFormatError,
+    InvalidArgumentError,
+    InvalidFilterError,
+    MemvaultError,
+)
 from memvault.inspector import DEFAULT_PORT
 from memvault.model import SEARCH_MODES, Namespace, Provenance
 from memvault.namespace import format_namespace_path, parse_namespace_path, template_fields
@@ -895,16 +900,31 @@ def export_items(
 def import_items(
     ctx: typer.Context,
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="JSON Lines file from 'memvault export'.")
+        Path,
+        typer.Argument(metavar="FILE", help="JSON Lines file from 'memvault export'; - for stdin."),
     ],
     path: StorePath = None,
     as_json: AsJson = False,
 ) -> None:
-    """Import memories from JSON Lines (a bad file changes nothing).
+    """Import memories from JSON Lines, in FILE or on stdin (-); a bad file changes nothing.
 
     Embeddings exported with --vectors are used when they are this store's embedder's; other
-    memories are embedded.
+    memories are embedded. With -, the lines are read from stdin (UTF-8, whatever the locale)
+    to its end, e.g. 'memvault export - | memvault import - --path other', and an error names
+    the line of stdin.
     """
+    if str(file) == "-":
+        store = _open(ctx, path)
+        with tempfile.TemporaryDirectory() as folder:
+            read = Path(folder) / "import.jsonl"
+            with read.open("wb") as lines:  # the bytes as sent: UTF-8 is checked on import
+                shutil.copyfileobj(sys.stdin.buffer, lines)
+            try:
+                count = store.import_jsonl(read)
+            except ImportFormatError as error:  # name stdin, not the copy read
+                raise ImportFormatError(str(error).replace(str(read), "stdin")) from None
+        _done({"imported": count, "file": "-"}, as_json, f"imported {count} memories")
+        return
     count = _open(ctx, path).import_jsonl(file)
     _done({"imported": count, "file": str(file)}, as_json, f"imported {count} memories")
 

@@ -15,11 +15,13 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "trip-planning.json"
 
 
-def cli(*args: str, store: Path | None = None, check: bool = True):
-    """Run ``memvault ARGS [--path STORE]`` in this process; the result has ``exit_code``,
-    ``stdout`` and ``stderr``."""
+def cli(
+    *args: str, store: Path | None = None, check: bool = True, stdin: str | bytes | None = None
+):
+    """Run ``memvault ARGS [--path STORE]`` in this process, with ``stdin`` as its standard
+    input; the result has ``exit_code``, ``stdout`` and ``stderr``."""
     args = (*args, "--path", str(store)) if store else args
-    result = CliRunner().invoke(app, list(args), prog_name="memvault")
+    result = CliRunner().invoke(app, list(args), input=stdin, prog_name="memvault")
     if check:
         assert result.exit_code == 0, result.stderr or result.exception
     return result
