@@ -55,6 +55,7 @@ from memvault.namespace import format_namespace_path, parse_namespace_path, temp
 if TYPE_CHECKING:
     from memvault.config import MemoryConfig
     from memvault.items import MemoryItem
+    from memvault.model import HistoryEntry
     from memvault.store import MemoryStore
 
 # What a command needs to run (the store, the model, Chroma, numpy, pydantic) is imported in
@@ -808,9 +809,61 @@ def _erased(store: MemoryStore, where: Namespace, key: str, item: MemoryItem | N
     return [key]
 
 
-def _text(value: dict[str, Any] | None) -> str:
-    """A value as history shows it: its text, quoted, or ``-`` for none."""
-    return "-" if value is None else json.dumps(value.get("text"), ensure_ascii=False)
+def _text(value: dict[str, Any]) -> str:
+    """A value's text as history shows it, quoted."""
+    return json.dumps(value.get("text"), ensure_ascii=False)
+
+
+def _change(entry: HistoryEntry) -> str:
+    """What one history entry did, in words (its time, event and source are shown beside it).
+
+    An add, delete or expire shows the text added or removed; an update or merge that changed
+    the text shows ``"before" -> "after"``, one that kept it says what it changed instead
+    (superseded, released, which fields, or when it holds) before the text; a memory held for
+    review from then on says why. An erase says so, and an entry whose text an erase removed
+    since says that.
+    """
+    from memvault.firewall import QUARANTINED
+
+    before, after = entry.before, entry.after
+    if entry.event == "erase":
+        return "erased: the memory and the text of every entry above are gone"
+    if after is None:
+        return "(text erased)" if before is None else _text(before)
+    reason = after.get(QUARANTINED)
+    held = (
+        f" (held for review: {reason})"
+        if reason and reason != (before or {}).get(QUARANTINED)
+        else ""
+    )
+    if before is None:
+        return _text(after) + held
+    if before.get("text") != after.get("text"):
+        return f"{_text(before)} -> {_text(after)}{held}"
+    return f"{_kept_text_change(before, after)}: {_text(after)}"
+
+
+def _kept_text_change(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What an update that kept the text changed, in words: its fields, else when it holds."""
+    from memvault.firewall import QUARANTINED, RELEASED
+
+    said = []
+    if QUARANTINED in before and QUARANTINED not in after:
+        said.append("released after review" if RELEASED in after else "no longer held")
+    elif after.get(QUARANTINED) is not None and after[QUARANTINED] != before.get(QUARANTINED):
+        said.append(f"held for review ({after[QUARANTINED]})")
+    for name, link in (("superseded_by", "superseded by"), ("supersedes", "supersedes")):
+        if after.get(name) is not None and after.get(name) != before.get(name):
+            said.append(f"{link} {after[name]}")
+    told = {"text", QUARANTINED, RELEASED, "superseded_by", "supersedes"}
+    changed = sorted(
+        name
+        for name in before.keys() | after.keys()
+        if name not in told and before.get(name) != after.get(name)
+    )
+    if changed:
+        said.append(f"{', '.join(changed)} changed")
+    return "; ".join(said) or "closed or opened again (when it holds changed)"
 
 
 @app.command()
@@ -823,9 +876,12 @@ def history(
 ) -> None:
     """Show every change to one memory, oldest first (exit status 1 if it has none).
 
-    One line per change: time (UTC), event (add, update, merge, delete, expire), source, and
-    the text before -> after. A deleted memory's history is shown too. The memory must be in
-    exactly that namespace, not below it.
+    One line per change: time (UTC), event (add, update, merge, delete, expire, erase),
+    source, and what it did: the text added or removed, "before" -> "after", or what an update
+    that kept the text changed (superseded by KEY, released after review, closed or opened
+    again); an erase says so, and the entries before it that their text was erased. A
+    deleted memory's history is shown too. The memory must be in exactly that namespace, not
+    below it.
     """
     from memvault.moments import moment_text
 
@@ -843,8 +899,7 @@ def history(
     for entry in entries:
         out.print(
             _shown(
-                f"{moment_text(entry.at)}  {entry.event:<6}  {entry.source:<9}  "
-                f"{_text(entry.before)} -> {_text(entry.after)}"
+                f"{moment_text(entry.at)}  {entry.event:<6}  {entry.source:<9}  {_change(entry)}"
             ),
             markup=False,
         )

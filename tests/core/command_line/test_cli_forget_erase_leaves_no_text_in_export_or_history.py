@@ -56,7 +56,7 @@ def test_the_text_is_in_no_export_line_or_history_after_erase(tmp_path):
     assert said == {"erased": [keys[1]], "namespace": "users/ada"}
     assert held(store, "diabetes") == (0, 0)
     shown = cli("history", keys[1], "-n", "users/ada", store=store).stdout.splitlines()
-    assert shown[-1].split()[1:4] == ["erase", "cli", "-"]
+    assert shown[-1].split()[1:4] == ["erase", "cli", "erased:"]
     cat = cli_json("get", keys[0], "-n", "users/ada", store=store)[0]
     assert "Miso" in cat["value"]["context"] and cat["valid_from"] > 0
 

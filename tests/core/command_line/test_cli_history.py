@@ -1,6 +1,7 @@
 """`memvault history KEY -n NS` shows every change to one memory, oldest first: time (ISO 8601
-UTC), event, source and the text before -> after, also after the memory was forgotten; `--json`
-gives the entries; a key with no history is one `error:` line and exit status 1."""
+UTC), event, source and the text added, changed (before -> after) or removed, also after the
+memory was forgotten; `--json` gives the entries; a key with no history is one `error:` line
+and exit status 1."""
 
 import re
 
@@ -21,9 +22,9 @@ def test_history_shows_every_change_even_after_forget(tmp_path):
 
     shown = cli("history", key, "-n", "users/lena", store=store).stdout.splitlines()
     assert [LINE.fullmatch(line).groups() for line in shown] == [
-        ("add", "turn", '- -> "I work as a nurse."'),
+        ("add", "turn", '"I work as a nurse."'),
         ("update", "turn", '"I work as a nurse." -> "I work as a doctor."'),
-        ("delete", "cli", '"I work as a doctor." -> -'),
+        ("delete", "cli", '"I work as a doctor."'),
     ]
     entries = cli_json("history", key, "-n", "users/lena", store=store)
     assert [(e["event"], e["namespace"], e["key"]) for e in entries] == [
