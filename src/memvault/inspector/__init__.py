@@ -55,7 +55,9 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
 - an error: ``error-message``, ``error-status``, ``error-home``; on a conflict (409)
   ``conflict-current`` and ``conflict-reload``.
 
-A namespace segment or key is one percent-encoded path segment (``/`` inside as ``%2F``).
+A namespace segment or key is one percent-encoded path segment (``/`` inside as ``%2F``; a
+segment ``.`` or ``..`` as ``~.`` or ``~..``, and ``~`` put in front of one of those as
+``~~.``; see :mod:`memvault.inspector.paths`).
 """
 
 DEFAULT_PORT = 8766

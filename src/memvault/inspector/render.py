@@ -4,8 +4,9 @@ Every value a template shows goes through Jinja2's autoescaping, so a memory's t
 ``<script>`` or ``"><img onerror=...>`` is shown as text, never run (the content security
 policy of :mod:`memvault.inspector.security` allows no script either). Links to a namespace
 or a memory are built here (:func:`namespace_url`, :func:`item_url`): each namespace segment
-and the key are one percent-encoded path segment (``/`` inside one as ``%2F``), so any
-namespace and key has a URL, read back by :func:`memvault.inspector.paths.read_path`.
+and the key are one path segment (:func:`memvault.inspector.paths.url_segment`: ``/`` inside
+one as ``%2F``, ``.`` and ``..`` escaped as ``~.`` and ``~..``), so any namespace and key has
+a URL a browser keeps, read back by :mod:`memvault.inspector.paths`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import jinja2
 
+from memvault.inspector.paths import url_segment
 from memvault.model import Namespace, Provenance
 from memvault.moments import moment_text, validity_text
 from memvault.namespace import format_namespace_path
@@ -26,7 +28,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 def _segments(parts: tuple[str, ...]) -> str:
-    return "/".join(quote(part, safe="") for part in parts)
+    return "/".join(url_segment(part) for part in parts)
 
 
 def namespace_url(namespace: Namespace) -> str:
