@@ -609,6 +609,7 @@ class MemoryStore:
         carried: Sequence[Vector | None] | None = None,
         *,
         keep: tuple[bool, bool] = (False, False),
+        stored: Sequence[Record | None] | None = None,
     ) -> list[Record]:
         """Write records with their history in one backend write, embedding what must be.
 
@@ -629,6 +630,9 @@ class MemoryStore:
             keep: Whether a record replacing a live version takes that version's
                 ``valid_from``, and its ``valid_to``, instead of its own (a put that did not
                 give them).
+            stored: Per record, its stored version (``None`` where none) as the caller has
+                just read it with ``backend.get``, so it is not read again; default: read
+                here.
 
         Returns:
             The stored version of each record, in order.
@@ -638,7 +642,8 @@ class MemoryStore:
                 ``valid_to``; nothing is written.
         """
         backend = self.backend
-        stored = backend.get([r.id for r in records])
+        if stored is None:
+            stored = backend.get([r.id for r in records])
         if any(keep):
             records = [_keeping(new, old, now, keep) for new, old in zip(records, stored)]
         named = {item_id for item_id, _ in change.expected}
@@ -860,6 +865,7 @@ class MemoryStore:
             Change(source=source, expected=tuple((r.id, r.updated_at) for r in found if r))
             if self.backend.supports_compare_and_set
             else Change(source=source),
+            stored=found,  # the versions just read, one per record in order: not read again
         )
         return MemoryItem.from_record(written[0])
 
