@@ -32,7 +32,8 @@ Pages, and the ``data-testid`` of their key elements (stable: browser tests clic
   (for a memory with a context), ``edit-screen-note``, ``edit-submit``, ``forget-link``,
   ``erase-link``; for a key with only a history left, ``no-live-memory``; the timeline
   ``history-timeline``, ``history-entry`` (``data-event``), ``history-at``,
-  ``history-event``, ``history-source``, ``history-before``, ``history-after``.
+  ``history-event``, ``history-source``, ``history-before``, ``history-after`` (or, for an
+  erase and the entries whose text it erased, ``history-erased``).
 - ``/forget/<namespace>/<key>``, ``/erase/<namespace>/<key>``,
   ``/release/<namespace>/<key>``: the confirmation step: ``confirm-what``, ``confirm-form``,
   ``confirm-submit``, ``confirm-cancel``; for a release ``confirm-held`` (why it is held).
