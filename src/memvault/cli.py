@@ -512,7 +512,7 @@ def ingest(
     """Store every turn of a conversation as a memory.
 
     Speaker, turn id and date become metadata; each turn's provenance is "assistant" for an
-    assistant message, else "user". Keys are '<file name>-<hash of the file's
+    assistant message (role assistant, ai, bot or model, any case), else "user". Keys are '<file name>-<hash of the file's
     full path>:<turn id>': ingesting the same file again updates the turns that changed in it
     and leaves the others as they are (nothing embedded); a turn edited since by anyone else
     (the inspector, a tool, the API) keeps the edit, and one forgotten since is not stored

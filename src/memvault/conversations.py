@@ -4,7 +4,12 @@ Two shapes are read:
 
 - OpenAI-style chat messages, ``{"role": "user", "content": "..."}``, as a JSON array, a JSON
   object with a ``"messages"`` array, or JSON Lines (one message a line). ``content`` may also be
-  a list of parts (``{"type": "text", "text": ...}``); system and tool messages are skipped. An
+  a list of parts (``{"type": "text", "text": ...}``): its text parts are read. System and tool
+  messages are skipped, and so are messages without text: an assistant's tool call
+  (``"content": null`` with ``"tool_calls"``) and a list of parts without a text part (an
+  image). A role is read case-blind; ``assistant`` and the other names models go by
+  (:data:`ASSISTANT_ROLES`) make an assistant turn, any other role (a speaker's name) a user
+  turn. An
   optional ``"timestamp"`` (Unix seconds or ISO 8601, from 1970 on and before
   :data:`~memvault.items.MAX_SECONDS`) dates a message.
 - A LoCoMo conversation (Maharana et al., "Evaluating Very Long-Term Conversational Memory of LLM
@@ -53,6 +58,12 @@ if TYPE_CHECKING:
     from memvault.store import MemoryStore
 
 SKIPPED_ROLES = ("system", "developer", "tool", "function")
+"""Roles whose messages are not turns (read case-blind)."""
+ASSISTANT_ROLES = ("assistant", "ai", "bot", "model")
+"""Roles (read case-blind) whose messages are the assistant's: OpenAI's ``assistant``,
+LangChain's ``ai``, ``bot``, and Gemini's ``model``. Their turns' provenance is
+``"assistant"``, which the default trust policy keeps out of prompts
+(:data:`~memvault.provenance.DEFAULT_TRUST`)."""
 INGEST_SOURCE = "turn"
 """The history source of a turn written by ingesting a conversation (:func:`plan_ingest`)."""
 _LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
@@ -90,8 +101,8 @@ class Turn:
         context: Text that helps find the turn without being part of it: the session date
             and the neighbouring turns as ``speaker: text`` lines (see :func:`with_context`).
         origin: Who said it, as its provenance records it (:data:`~memvault.model.Origin`):
-            ``"assistant"`` for a chat message of that role, else ``"user"`` (a LoCoMo
-            speaker is a person).
+            ``"assistant"`` for a chat message of an assistant's role
+            (:data:`ASSISTANT_ROLES`), else ``"user"`` (a LoCoMo speaker is a person).
     """
 
     key: str
@@ -274,7 +285,9 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
         prefix: What keys start with (``"<prefix>:<message number>"``); default ``source``.
 
     Raises:
-        ImportFormatError: If ``messages`` is not a list of such dicts.
+        ImportFormatError: If ``messages`` is not a list of such dicts, a role is empty, or a
+            message's content is neither text, nor a list of parts, nor a tool call's ``null``
+            (the message says which and what is wrong).
     """
     if not isinstance(messages, list):
         raise _fail(source, f"expected a list of messages, got {type(messages).__name__}")
@@ -283,12 +296,16 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
         where = f"message {number}"
         if not isinstance(message, dict) or not isinstance(message.get("role"), str):
             raise _fail(source, f"{where} must be an object with a string 'role'")
-        if message["role"] in SKIPPED_ROLES:
+        role = message["role"].strip().lower()
+        if not role:
+            raise _fail(
+                source,
+                f'{where} has an empty \'role\'; give who said it, such as "user" or "assistant"',
+            )
+        if role in SKIPPED_ROLES:
             continue
-        text = content_text(message.get("content"))
-        if text is None:
-            raise _fail(source, f"{where} must have 'content' as a string or a list of parts")
-        if not text.strip():
+        text = _message_text(message, source, where)
+        if text is None or not text.strip():
             continue
         turns.append(
             Turn(
@@ -297,10 +314,46 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
                 speaker=message.get("name") or message["role"],
                 turn_id=str(number),
                 timestamp=_timestamp(message.get("timestamp"), source, where),
-                origin="assistant" if message["role"] == "assistant" else "user",
+                origin="assistant" if role in ASSISTANT_ROLES else "user",
             )
         )
     return turns
+
+
+def _message_text(message: dict[str, Any], source: str, where: str) -> str | None:
+    """A chat message's text, or ``None`` for a message without text (a tool call, an image).
+
+    Raises:
+        ImportFormatError: If the message has no ``content``, a ``null`` one without
+            ``tool_calls`` (or ``function_call``), a list with a part that is not an object
+            with a string ``type``, or a content of another kind; names ``where`` and what is
+            wrong.
+    """
+    if "content" not in message:
+        raise _fail(source, f"{where} has no 'content'; give its text as a string")
+    content = message["content"]
+    if content is None:
+        if message.get("tool_calls") or message.get("function_call"):
+            return None
+        raise _fail(
+            source, f"{where}: 'content' is null and the message has no 'tool_calls'; give its text"
+        )
+    if isinstance(content, list):
+        for index, part in enumerate(content, 1):
+            if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+                raise _fail(
+                    source,
+                    f"{where}: part {index} of 'content' must be an object with a 'type' such "
+                    f'as {{"type": "text", "text": ...}}, got {shown(part)}',
+                )
+        return content_text(content)
+    if not isinstance(content, str):
+        raise _fail(
+            source,
+            f"{where}: 'content' must be a string or a list of parts such as "
+            f'{{"type": "text", "text": ...}}, got {type(content).__name__} {shown(content)}',
+        )
+    return content
 
 
 def parse_locomo(

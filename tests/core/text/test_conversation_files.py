@@ -69,7 +69,7 @@ def test_locomo_conversation(tmp_path):
         ("{not json", "malformed JSON at line 1"),
         ({"hello": 1}, "not a conversation"),
         ([{"content": "no role"}], "message 1 must be an object with a string 'role'"),
-        ([{"role": "user", "content": 5}], "message 1 must have 'content'"),
+        ([{"role": "user", "content": 5}], "message 1: 'content' must be a string or a list"),
         ([{"role": "user", "content": "x", "timestamp": "yesterday"}], "timestamp"),
         ([{"role": "system", "content": "x"}], "no turns"),
         ({"speaker_a": "A", "session_1": [{"speaker": "A"}]}, "needs 'speaker', 'dia_id'"),
