@@ -9,8 +9,10 @@ COMMAND`` (or ``$MEMVAULT_DSN``) keeps the store in a PostgreSQL database instea
 ``$MEMVAULT_SCHEMA``) names another.
 
 What a store holds is printed terminal-safe: each control character of a namespace, key,
-speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), so a stored
-memory can neither forge an output line nor drive the terminal.
+speaker or text (a newline, an ANSI escape) is shown escaped (``\n``, ``\x1b``), and so is each
+invisible format character (a bidi override ``\u202e``, a zero-width space ``\u200b``, a line
+separator ``\u2028``; emoji sequences print whole), so a stored memory can neither forge an
+output line, nor reorder one, nor drive the terminal.
 
 Every error is one line on stderr starting with ``error:``, never a traceback; a warning (a
 store that repaired itself) is one line starting with ``warning:``, without Python's source
@@ -26,9 +28,11 @@ from __future__ import annotations
 import enum
 import importlib.metadata
 import json
+import re
 import shutil
 import sys
 import tempfile
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -70,22 +74,65 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-_NAMED_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"}
-_ESCAPES = {
-    code: _NAMED_ESCAPES.get(code, f"\\x{code:02x}")
-    for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))
-}
-"""Every control character (C0, DEL, C1) and how it is shown."""
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNSEEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
+"""Unicode categories escaped when printed: control characters (C0, DEL, C1), format
+characters (bidi embeddings, overrides, isolates and marks, zero-width spaces and joiners, the
+word joiner, the byte order mark, tag characters), line and paragraph separators (U+2028,
+U+2029), and lone surrogates (a file name that was not UTF-8)."""
+_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf"
+_ORDINARY = re.compile(
+    f"\U0001f3f4[\U000e0061-\U000e007a]{{2,6}}\U000e007f|(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])"
+)
+"""Format characters that are ordinary text and print as they are: the tag characters of a
+subdivision flag (England's, Scotland's, Wales'), and a zero-width joiner between two emoji
+(woman, U+200D, laptop: the technologist emoji), as :mod:`memvault.firewall` lets them pass."""
+
+
+def _escaped(char: str) -> str:
+    r"""One character as :func:`_shown` prints it: itself, or escaped.
+
+    Escaped as ``\n``, ``\x1b``, ``\u202e`` or ``\U000e0041``.
+    """
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    if unicodedata.category(char) not in _UNSEEN:
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 def _shown(text: str) -> str:
-    r"""``text`` safe to print: each control character escaped (``\n``, ``\x1b``, ``\x9b``)."""
-    return text.translate(_ESCAPES)
+    r"""``text`` safe to print: each character a reader does not see escaped.
+
+    Control characters (``\n``, ``\x1b``, ``\x9b``), format characters such as bidi overrides
+    and zero-width spaces (``\u202e``, ``\u200b``), and line and paragraph separators
+    (``\u2028``) are escaped (:data:`_UNSEEN`); emoji sequences stay whole (:data:`_ORDINARY`),
+    so a stored text can neither forge an output line, nor reorder what is printed, nor
+    drive the terminal.
+    """
+    shown, start = [], 0
+    for ordinary in _ORDINARY.finditer(text):
+        shown += [_escaped(char) for char in text[start : ordinary.start()]]
+        shown.append(ordinary.group())
+        start = ordinary.end()
+    shown += [_escaped(char) for char in text[start:]]
+    return "".join(shown)
 
 
 def _error(message: str, kind: str = "error") -> None:
-    r"""Print ``<kind>: <message>`` as one line on stderr (a lone surrogate as ``\udcff``)."""
-    line = " ".join(message.split()).encode("utf-8", "backslashreplace").decode("utf-8")
+    r"""Print ``<kind>: <message>`` as one line on stderr.
+
+    Escaped as :func:`_shown` does: a lone surrogate as ``\udcff``, a bidi override as
+    ``\u202e``.
+    """
+    line = _shown(" ".join(message.split()))
     err.print(f"{kind}: {line}", markup=False)
 
 
@@ -426,10 +473,11 @@ def _written_by(item: MemoryItem) -> str:
 
 
 def _done(payload: dict[str, Any], as_json: bool, text: str, to: Console = out) -> None:
+    """Print ``payload`` as JSON, or ``text`` with each of its lines escaped (:func:`_shown`)."""
     if as_json:
         to.print_json(json.dumps(payload, ensure_ascii=False))
     else:
-        to.print(text, markup=False)
+        to.print("\n".join(map(_shown, text.split("\n"))), markup=False)
 
 
 def _absent(key: str, namespace: str) -> typer.Exit:
@@ -512,11 +560,11 @@ def ingest(
     """Store every turn of a conversation as a memory.
 
     Speaker, turn id and date become metadata; each turn's provenance is "assistant" for an
-    assistant message (role assistant, ai, bot or model, any case), else "user". Keys are '<file name>-<hash of the file's
-    full path>:<turn id>': ingesting the same file again updates the turns that changed in it
-    and leaves the others as they are (nothing embedded); a turn edited since by anyone else
-    (the inspector, a tool, the API) keeps the edit, and one forgotten since is not stored
-    again. A file of the same name in another folder gets its own keys.
+    assistant message (role assistant, ai, bot or model, any case), else "user". Keys are '<file
+    name>-<hash of the file's full path>:<turn id>': ingesting the same file again updates the
+    turns that changed in it and leaves the others as they are (nothing embedded); a turn edited
+    since by anyone else (the inspector, a tool, the API) keeps the edit, and one forgotten
+    since is not stored again. A file of the same name in another folder gets its own keys.
     """
     from rich.progress import track
 
