@@ -9,7 +9,6 @@ error page (:data:`STATUSES`): nothing was changed by the request that got one.
 
 from __future__ import annotations
 
-import socket
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +33,7 @@ from memvault.errors import (
 from memvault.inspector import DEFAULT_PORT, actions, views
 from memvault.inspector.render import error_page
 from memvault.inspector.security import Guard, Secrets
+from memvault.mcp_server import FREE_PORT_HINT, listening_socket
 from memvault.store import MemoryStore
 
 STATIC = Path(__file__).parent / "static"
@@ -134,23 +134,6 @@ def build_app(store: MemoryStore, secrets: Secrets) -> Guard:
     return Guard(app, secrets)
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (port 0: a free one)."""
-    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-        listener.listen(128)
-    except OSError as error:
-        listener.close()
-        raise InvalidArgumentError(
-            f"cannot listen on {host} port {port} ({error.strerror}): give another --port, "
-            "or --port 0 for a free one"
-        ) from None
-    return listener
-
-
 def serve(
     store: MemoryStore,
     *,
@@ -175,7 +158,7 @@ def serve(
     """
     import uvicorn
 
-    listener = _bind(host, port)
+    listener = listening_socket(host, port, fix=f"{FREE_PORT_HINT}, or --port 0 for a free one")
     secrets = Secrets(host, listener.getsockname()[1])
     config = uvicorn.Config(
         build_app(store, secrets),
