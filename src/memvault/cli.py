@@ -398,12 +398,13 @@ def _kept(ctx: typer.Context, store: MemoryStore) -> MemoryStore:
 
 def _open(ctx: typer.Context, path: Path | None, **options: Any) -> MemoryStore:
     """Open (or create) the store a writing command uses: ``--dsn``'s, else the folder's."""
+    from memvault.backends.chroma import store_folder
     from memvault.store import MemoryStore
 
     on_postgres = _postgres(ctx, path, **options)
     if on_postgres is not None:
         return on_postgres
-    return _kept(ctx, MemoryStore(path, **options))
+    return _kept(ctx, MemoryStore(store_folder(path, option="--path"), **options))
 
 
 def _existing(ctx: typer.Context, path: Path | None) -> MemoryStore:
@@ -1134,9 +1135,11 @@ def _mcp_store(ctx: typer.Context, path: Path | None, settings: MemoryConfig) ->
         return on_postgres
     if not given and settings.path:
         return _kept(ctx, settings.open_store())
+    from memvault.backends.chroma import store_folder
     from memvault.store import MemoryStore
 
-    return _kept(ctx, MemoryStore(path, embedder=settings.embedder))
+    folder = store_folder(path, option="--path")
+    return _kept(ctx, MemoryStore(folder, embedder=settings.embedder))
 
 
 @app.command()

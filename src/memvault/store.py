@@ -208,7 +208,8 @@ class MemoryStore:
         EmbedderMismatchError: If the store was written with an embedder of another name or
             dimension (of another output: raised by the first write or query that embeds).
         EmbedderError: If the embedder fails or returns vectors of the wrong shape.
-        InvalidArgumentError: On a bad ``ttl``, ``search_mode``, both ``path`` and
+        InvalidArgumentError: On a bad ``ttl``, ``search_mode``, a ``path`` that is a file or
+            cannot be created (``/etc/passwd/store``, ``/proc/x``), both ``path`` and
             ``backend``, a ``backend`` that is a string or a path, or an unknown embedder.
         EmbedderUnavailableError: If an embedder string needs a package that is not installed.
         StoreBusyError: If another process holds the store folder past the lock timeout.

@@ -102,6 +102,37 @@ def default_path() -> Path:
     return user_data_path("memvault")
 
 
+def store_folder(path: str | Path | None, *, option: str = "path") -> Path:
+    """The folder of an embedded store, created if missing.
+
+    Args:
+        path: The folder (``~`` expanded), or ``None`` for :func:`default_path`.
+        option: What the caller calls ``path``, named in the error: ``"path"`` for
+            :class:`~memvault.MemoryStore`, ``"--path"`` for the command line.
+
+    Returns:
+        The folder, which exists.
+
+    Raises:
+        InvalidArgumentError: If ``path`` is a file, or the folder cannot be created (a file
+            on the way such as ``/etc/passwd/store``, a folder one may not write such as
+            ``/sys``, ``/proc``); names the folder, why, and the fix.
+    """
+    folder = Path(path).expanduser() if path is not None else default_path()
+    if folder.exists() and not folder.is_dir():
+        raise InvalidArgumentError(
+            f"{option} {folder} is a file; give a folder (it is created if missing)"
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InvalidArgumentError(
+            f"{option} {folder}: the store folder cannot be created ({error.strerror}); give "
+            f"{option} a folder you may write (it is created if missing)"
+        ) from None
+    return folder
+
+
 def _record_file(folder: Path, collection: str) -> Path:
     """Where a store folder keeps the record file of ``collection``."""
     return folder / f"{collection}.records.sqlite3"
@@ -799,7 +830,8 @@ class ChromaBackend(LocalBackend):
             :data:`~memvault.backends.local.DRAIN_AT`).
 
     Raises:
-        InvalidArgumentError: If ``path`` is a file, or both ``path`` and ``client`` are given.
+        InvalidArgumentError: If ``path`` is a file or cannot be created
+            (:func:`store_folder`), or both ``path`` and ``client`` are given.
         StoreBusyError: If another process holds the folder past the lock timeout.
     """
 
@@ -833,12 +865,7 @@ class ChromaBackend(LocalBackend):
             raise InvalidArgumentError("give ChromaBackend a path or a client, not both")
         folder: Path | None = None
         if client is None:
-            folder = Path(path).expanduser() if path is not None else default_path()
-            if folder.exists() and not folder.is_dir():
-                raise InvalidArgumentError(
-                    f"store path {folder} is a file; give a folder (it is created if missing)"
-                )
-            folder.mkdir(parents=True, exist_ok=True)
+            folder = store_folder(path)
         self.path = folder
         index = ChromaIndex(folder, client=client, collection=collection)
         records = _record_file(folder, collection) if folder is not None else None
