@@ -204,10 +204,18 @@ def template_fields(segment: str) -> list[str]:
 
     Raises:
         InvalidNamespaceError: If a field is positional (``{}``, ``{0}``) or not an
-            identifier: use named fields such as ``{user_id}``.
+            identifier: use named fields such as ``{user_id}``; or if a brace is unbalanced
+            (``"{user_id"``, ``"a}"``).
     """
     names: list[str] = []
-    for _, name, _, _ in string.Formatter().parse(segment):
+    try:
+        parsed = list(string.Formatter().parse(segment))
+    except ValueError as error:
+        raise InvalidNamespaceError(
+            f"namespace template segment {segment!r} is not a template ({error}); close each "
+            "field as in {user_id}, and write a literal brace twice ({{ or }})"
+        ) from None
+    for _, name, _, _ in parsed:
         if name is None or name in names:
             continue
         if name == "" or not name.isidentifier():
@@ -235,7 +243,8 @@ def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Nam
     Raises:
         InvalidNamespaceError: If ``values`` is not a mapping, a field has no value, or its value
             is not a non-empty string (so that a missing user id never falls back to a shared
-            or empty namespace).
+            or empty namespace); or a segment is not a template (:func:`template_fields`: an
+            unbalanced brace) or has a format spec a string cannot take (``{user_id:d}``).
     """
     validate_namespace(template)
     if not isinstance(values, Mapping):
@@ -248,5 +257,11 @@ def resolve_namespace(template: Sequence[str], values: Mapping[str, Any]) -> Nam
         fields = template_fields(segment)
         for name in fields:
             check_template_value(name, values.get(name), template)
-        resolved.append(segment.format_map({name: values[name] for name in fields}))
+        try:
+            resolved.append(segment.format_map({name: values[name] for name in fields}))
+        except ValueError as error:  # a format spec or conversion a str cannot take
+            raise InvalidNamespaceError(
+                f"namespace template segment {segment!r} cannot be filled ({error}); write "
+                "fields as plain {user_id}"
+            ) from None
     return validate_namespace(tuple(resolved))
