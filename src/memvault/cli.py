@@ -654,16 +654,17 @@ def search(
     since is left out) or, with --as-of, what held then; each line ends with when the memory
     holds. A line on stderr says what the scores are and their scale.
     """
+    from memvault.json_text import parse_json
+
     try:
-        parsed = json.loads(filter) if filter else None
+        parsed = parse_json(filter) if filter else None
     except json.JSONDecodeError as error:
         raise InvalidFilterError(
             f'--filter is not JSON ({error.msg}); e.g. \'{{"speaker": "user"}}\''
         ) from None
-    except (ValueError, RecursionError) as error:  # a 5,000-digit number, deep nesting
+    except ValueError as error:  # nested too deeply, a 5,000-digit number
         raise InvalidFilterError(
-            f"--filter cannot be read ({type(error).__name__}: {error}); e.g. "
-            '\'{"speaker": "user"}\''
+            f'--filter cannot be read ({error}); e.g. \'{{"speaker": "user"}}\''
         ) from None
     found = _existing(ctx, path).search(
         _prefix(namespace), query=query, filter=parsed, limit=k, mode=mode.value, as_of=as_of
@@ -1105,11 +1106,13 @@ def _mcp_settings(config: Path | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The memory settings and ids of ``mcp --config FILE``: a MemoryConfig dict plus ``ids``."""
     if config is None:
         return {}, {}
+    from memvault.json_text import parse_json
+
     try:
-        data = json.loads(config.read_text(encoding="utf-8"))
+        data = parse_json(config.read_text(encoding="utf-8"))
     except OSError as error:
         raise InvalidArgumentError(f"--config {config} cannot be read: {error.strerror}") from None
-    except (ValueError, RecursionError) as error:
+    except ValueError as error:
         raise InvalidArgumentError(f"--config {config} is not JSON ({error})") from None
     if not isinstance(data, dict):
         raise InvalidArgumentError(

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from memvault.arguments import check_count
 from memvault.errors import ImportFormatError, InvalidArgumentError, shown
 from memvault.items import MAX_TEXT_CHARS, validate_time
+from memvault.json_text import parse_json
 from memvault.model import HistoryEntry, Namespace, Origin
 from memvault.periods import MONTH_NAMES
 from memvault.truncation import truncated
@@ -437,16 +438,14 @@ def load_conversation(path: str | Path) -> list[Turn]:
         if not line.strip():
             continue
         try:
-            data.append(json.loads(line))
+            data.append(parse_json(line))
         except json.JSONDecodeError as error:
             at = number if path.suffix == ".jsonl" else error.lineno
             raise _fail(source, f"malformed JSON at line {at}: {error.msg}") from None
-        except ValueError as error:  # an int of more than 4,300 digits
-            raise _fail(source, f"unreadable JSON at line {number}: {error}") from None
-        except RecursionError:
+        except ValueError as error:  # nested too deeply, an int of more than 4,300 digits
             raise _fail(
                 source,
-                f"JSON nested too deeply at line {number}; a conversation is a list of messages",
+                f"unreadable JSON at line {number}: {error}; a conversation is a list of messages",
             ) from None
     if path.suffix != ".jsonl":
         data = data[0] if data else None
