@@ -228,7 +228,8 @@ def _vector(
     """A carried vector, checked against the embedder line read before it; None for none.
 
     Raises:
-        ImportFormatError: If it is not ``dim`` finite numbers, or no embedder line came first.
+        ImportFormatError: If it is not ``dim`` finite numbers whose squares add up to at
+            most :data:`FLOAT32_MAX`, or no embedder line came first.
     """
     if data is None:
         return None
@@ -240,7 +241,8 @@ def _vector(
     if not _numbers(data, embedder["dim"]):
         raise ImportFormatError(
             f"{path}: line {number} has a vector that is not {embedder['dim']} finite numbers "
-            "(the dim of the embedder line)"
+            "(the dim of the embedder line) whose squares add up to at most 3.4e38 (a float32); "
+            "export again with vectors, or remove them to embed the texts anew"
         )
     return [float(x) for x in data]
 
@@ -254,14 +256,25 @@ def _line_of_kind(line: str, kind: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("kind") == kind else None
 
 
+FLOAT32_MAX = 3.4028234663852886e38
+"""The largest float32. Vectors are stored and compared as float32: a carried vector whose
+squared length passes it (a number such as ``1e300``, or ``1e38`` everywhere) would turn
+infinite, then NaN, and break dense search."""
+
+
 def _numbers(data: Any, dim: Any) -> bool:
-    """Whether ``data`` is a list of ``dim`` finite numbers (``dim`` a positive integer)."""
+    """Whether ``data`` is a list of ``dim`` finite numbers (``dim`` a positive integer).
+
+    Their squares must add up to at most :data:`FLOAT32_MAX`, so that the vector, stored and
+    compared as float32, stays finite.
+    """
     return (
         type(dim) is int
         and dim > 0
         and isinstance(data, list)
         and len(data) == dim
-        and all(type(x) in (int, float) and math.isfinite(x) for x in data)
+        and all(type(x) in (int, float) and abs(x) <= FLOAT32_MAX for x in data)  # NaN fails
+        and math.fsum(float(x) * float(x) for x in data) <= FLOAT32_MAX
     )
 
 
