@@ -1109,7 +1109,7 @@ def _mcp_settings(config: Path | None) -> tuple[dict[str, Any], dict[str, Any]]:
     from memvault.json_text import parse_json
 
     try:
-        data = parse_json(config.read_text(encoding="utf-8"))
+        data = parse_json(config.read_text(encoding="utf-8-sig"))
     except OSError as error:
         raise InvalidArgumentError(f"--config {config} cannot be read: {error.strerror}") from None
     except ValueError as error:

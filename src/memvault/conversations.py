@@ -413,7 +413,8 @@ def load_conversation(path: str | Path) -> list[Turn]:
     """Read a conversation file (any shape in the module docstring) into turns.
 
     Args:
-        path: A ``.json`` or ``.jsonl`` file.
+        path: A ``.json`` or ``.jsonl`` file, UTF-8 (a byte order mark first, as Windows
+            saves one, is read as none).
 
     Returns:
         The turns in file order, keyed ``"<source_id(path)>:<turn id>"`` (see :func:`source_id`);
@@ -427,7 +428,7 @@ def load_conversation(path: str | Path) -> list[Turn]:
     path = Path(path)
     source, prefix = str(path), source_id(path)
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = path.read_text(encoding="utf-8-sig")  # a BOM (Windows) is not text
     except UnicodeDecodeError:
         raise _fail(source, "not UTF-8 text; save the file as UTF-8") from None
     except OSError as error:

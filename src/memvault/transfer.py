@@ -128,6 +128,8 @@ def write_jsonl(
 def read_jsonl(path: str | Path) -> Exported:
     """Read and validate every line of a file written by :func:`write_jsonl`.
 
+    The file is UTF-8; a byte order mark first (a file saved again on Windows) is read as none.
+
     Returns:
         The records, the history entries and the vectors carried, each in file order, and
         the embedder line.
@@ -148,7 +150,7 @@ def read_jsonl(path: str | Path) -> Exported:
     vectors: dict[str, list[float]] = {}
     embedder: dict[str, Any] | None = None
     try:
-        with open(path, encoding="utf-8") as lines:
+        with open(path, encoding="utf-8-sig") as lines:
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
