@@ -290,7 +290,7 @@ NamespaceOption = Annotated[
     str, typer.Option("--namespace", "-n", help="Namespace, segments separated by '/'.")
 ]
 PrefixOption = Annotated[
-    str,
+    Optional[str],  # noqa: UP045
     typer.Option("--namespace", "-n", help="Namespace prefix ('/'-separated); default: all."),
 ]
 Key = Annotated[str, typer.Argument(metavar="KEY", help="The memory's key.")]
@@ -425,8 +425,14 @@ def _existing(ctx: typer.Context, path: Path | None) -> MemoryStore:
     return _kept(ctx, MemoryStore(folder))
 
 
-def _prefix(text: str) -> Namespace:
-    return parse_namespace_path(text) if text else ()
+def _prefix(text: str | None) -> Namespace:
+    """The namespace prefix an option gives: ``()`` (every namespace) when it is left out.
+
+    Raises:
+        InvalidNamespaceError: If it is given but empty (``-n ''``) or has an empty segment,
+            as ``ingest -n ''`` is refused: leave the option out to reach every namespace.
+    """
+    return () if text is None else parse_namespace_path(text)
 
 
 def _json_item(item: MemoryItem) -> dict[str, Any]:
@@ -632,7 +638,7 @@ def ingest(
 def search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.", callback=_query)],
-    namespace: PrefixOption = "",
+    namespace: PrefixOption = None,
     k: Annotated[
         int, typer.Option("-k", "--limit", min=1, max=MAX_COUNT, help="How many memories.")
     ] = 5,
@@ -695,7 +701,7 @@ def get(
 @app.command("list")
 def list_items(
     ctx: typer.Context,
-    namespace: PrefixOption = "",
+    namespace: PrefixOption = None,
     limit: Annotated[int, typer.Option(min=1, max=MAX_COUNT, help="How many memories.")] = 20,
     offset: Annotated[int, typer.Option(min=0, max=MAX_COUNT, help="How many to skip.")] = 0,
     as_of: AsOf = None,
@@ -761,7 +767,10 @@ def release(
 @app.command()
 def namespaces(
     ctx: typer.Context,
-    prefix: Annotated[str, typer.Option(help="Only below this namespace.")] = "",
+    prefix: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Only below this namespace."),
+    ] = None,
     max_depth: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(min=1, max=MAX_COUNT, help="Cut to this many segments."),
@@ -961,7 +970,7 @@ def export_items(
     file: Annotated[
         Path, typer.Argument(metavar="FILE", help="JSON Lines file to write; - for stdout.")
     ],
-    namespace: PrefixOption = "",
+    namespace: PrefixOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
     vectors: Annotated[
         bool,
