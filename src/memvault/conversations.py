@@ -421,8 +421,8 @@ def load_conversation(path: str | Path) -> list[Turn]:
         LoCoMo turns with their ``context`` (see :func:`with_context`).
 
     Raises:
-        ImportFormatError: If the file is missing, not JSON (or JSON nested too deeply for
-            Python's parser), of no known shape, or has a timestamp out of range; the message
+        ImportFormatError: If the file is missing, empty, not JSON (or JSON nested too deeply
+            for Python's parser), of no known shape, or has a timestamp out of range; the message
             names the file and the problem. Nothing is returned half-read.
     """
     path = Path(path)
@@ -433,6 +433,8 @@ def load_conversation(path: str | Path) -> list[Turn]:
         raise _fail(source, "not UTF-8 text; save the file as UTF-8") from None
     except OSError as error:
         raise _fail(source, f"cannot read the file ({error.strerror})") from None
+    if not raw.strip():
+        raise _fail(source, "the file is empty; give a conversation (a list of messages)")
     lines = raw.splitlines() if path.suffix == ".jsonl" else [raw]
     data: Any = []
     for number, line in enumerate(lines, 1):
@@ -442,7 +444,10 @@ def load_conversation(path: str | Path) -> list[Turn]:
             data.append(parse_json(line))
         except json.JSONDecodeError as error:
             at = number if path.suffix == ".jsonl" else error.lineno
-            raise _fail(source, f"malformed JSON at line {at}: {error.msg}") from None
+            problem = error.msg.removesuffix(" at")  # "Invalid control character at"
+            raise _fail(
+                source, f"malformed JSON at line {at}, column {error.colno}: {problem}"
+            ) from None
         except ValueError as error:  # nested too deeply, an int of more than 4,300 digits
             raise _fail(
                 source,
