@@ -1216,6 +1216,11 @@ def mcp(
     if transport == "http":
         check_host(host, allow_remote)
     settings, config_ids = _mcp_settings(config)
+    if user is not None and not user.strip():
+        raise typer.BadParameter(
+            f"is empty ({user!r}): give the id of the user whose memories the server holds",
+            param_hint="'--user'",
+        )
     run_ids = {**config_ids, **_ids(ids or []), **({"user_id": user} if user else {})}
     from memvault.agent import AgentMemory
     from memvault.config import MemoryConfig
@@ -1243,16 +1248,20 @@ def _check_mcp_ids(template: Sequence[str], run_ids: dict[str, str]) -> None:
         run_ids: The ids from ``--user``, ``--id`` and the config file's ``"ids"``.
 
     Raises:
-        InvalidArgumentError: Naming the first missing id and the option that gives it
-            (``--user ID`` for ``user_id``, else ``--id NAME=VALUE``).
+        InvalidArgumentError: Naming the first id that is missing, not a string (a config's
+            ``{"user_id": 5}``) or blank, and the option that gives it (``--user ID`` for
+            ``user_id``, else ``--id NAME=VALUE``).
     """
     for segment in template:
         for name in template_fields(segment):
-            if not run_ids.get(name):
+            value = run_ids.get(name)
+            if not isinstance(value, str) or not value.strip():
                 option = "--user ID" if name == "user_id" else f"--id {name}=VALUE"
+                got = "" if value is None else f", got {value!r}"
                 raise InvalidArgumentError(
-                    f"the namespace {format_namespace_path(template)} needs {name!r}: pass "
-                    f'{option} (or give it in the --config file\'s "ids")'
+                    f"the namespace {format_namespace_path(template)} needs {name!r} as a "
+                    f"non-empty string{got}: pass {option} (or give it in the --config file's "
+                    '"ids" as a string)'
                 )
 
 

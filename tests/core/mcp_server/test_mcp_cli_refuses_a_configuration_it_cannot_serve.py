@@ -13,7 +13,7 @@ def test_no_user_is_refused(tmp_path):
     result = cli("mcp", store=folder, check=False)
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1
-    assert "needs 'user_id': pass --user ID" in result.stderr
+    assert "needs 'user_id' as a non-empty string: pass --user ID" in result.stderr
     assert not folder.exists()
 
 
@@ -26,7 +26,7 @@ def test_a_template_id_missing_from_the_config_is_refused(tmp_path):
         "mcp", "--config", str(config), "--user", "alice", store=tmp_path / "s", check=False
     )
     assert result.exit_code == 1
-    assert "needs 'team': pass --id team=VALUE" in result.stderr
+    assert "needs 'team' as a non-empty string: pass --id team=VALUE" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
