@@ -19,7 +19,8 @@ from llama_index.memory.memvault.messages import (
 from memvault import AgentMemory, InvalidArgumentError, MemoryScope, MemoryStore
 from memvault.arguments import NOT_GIVEN, check_k
 from memvault.config import DEFAULT_NAMESPACE
-from memvault.namespace import check_template_value
+from memvault.errors import InvalidNamespaceError
+from memvault.namespace import check_template_value, template_fields
 
 __all__ = ["DEFAULT_NAMESPACE", "MemvaultMemoryBlock", "agent_memory"]
 
@@ -161,6 +162,12 @@ class MemvaultMemoryBlock(BaseMemoryBlock[str]):
             )
         if user_id is not None:
             check_template_value("user_id", user_id)
+        elif any("user_id" in template_fields(segment) for segment in memory.namespace):
+            raise InvalidNamespaceError(
+                f"namespace template {tuple(memory.namespace)!r} needs 'user_id': pass "
+                "user_id=, the user whose memories the block holds (e.g. "
+                'memvault_memory(store, user_id="alice"))'
+            )
         # Fail now, not at the first turn, on a template value that is not given.
         memory.scope({"user_id": user_id, "session_id": "session"})
         super().__init__(
