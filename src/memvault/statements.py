@@ -31,7 +31,6 @@ import re
 import unicodedata
 from typing import Literal
 
-from memvault.truncation import truncated
 from memvault.words import STATEMENT_ANALYSER
 
 SpeechAct = Literal["statement", "question", "request", "pleasantry"]
@@ -353,10 +352,8 @@ def sentences(text: str) -> list[str]:
 
 
 MAX_STATEMENT_CHARS = 1000
-"""Longest statement kept whole, in characters: a longer "sentence" is pasted material (a
-document, a log, code) rather than something the user told the assistant about themselves,
-and is kept cut to this length with a marker (:func:`~memvault.truncation.truncated`), so
-that it never vanishes without a trace."""
+"""Longest statement kept as a memory, in characters: a longer "sentence" is pasted material
+(a document, a log, code), not something the user told the assistant about themselves."""
 
 
 def memorable_text(text: str) -> str | None:
@@ -364,8 +361,7 @@ def memorable_text(text: str) -> str | None:
 
     Questions (tag questions among them), requests and pleasantries are dropped (see
     :func:`speech_act`), and so are the clauses before a question that are not about the
-    user. A statement longer than :data:`MAX_STATEMENT_CHARS` (one long pasted sentence) is
-    kept cut to it, ending ``… [truncated, N more characters]``. A request to remember keeps
+    user and statements longer than :data:`MAX_STATEMENT_CHARS`. A request to remember keeps
     its fact, and a sentence ending in one with no fact keeps what comes before it
     ("Can you remember that my birthday is on May 5?" and "My birthday is on May 5, please
     remember that." keep "My birthday is on May 5."); discourse markers such as "by the way"
@@ -388,8 +384,8 @@ def memorable_text(text: str) -> str | None:
             clause = (clause if fact is None else fact).strip(" ,;:-")
             clause = re.sub(r"\s+([,.!;:])", r"\1", re.sub(r"\s{2,}", " ", clause))
             clause = re.sub(r"[\s,;:-]+(?=[.!?…]*$)", "", clause)
-            if normalize_text(clause):
-                kept.append(truncated(clause[:1].upper() + clause[1:], MAX_STATEMENT_CHARS))
+            if normalize_text(clause) and len(clause) <= MAX_STATEMENT_CHARS:
+                kept.append(clause[:1].upper() + clause[1:])
     return " ".join(kept) or None
 
 

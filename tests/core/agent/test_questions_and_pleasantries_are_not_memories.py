@@ -65,8 +65,6 @@ def test_a_stored_question_never_outranks_the_statement_that_answers():
     ]
 
 
-def test_pasted_material_is_kept_cut_after_the_statements():
+def test_pasted_material_is_not_a_memory():
     document = "The quarterly report shows " + "revenue grew and costs fell, " * 100 + "overall."
-    kept = memorable_text(f"I am allergic to kiwi. {document}")
-    assert kept.startswith("I am allergic to kiwi. The quarterly report shows revenue grew")
-    assert kept.endswith("… [truncated, 1,973 more characters]")
+    assert memorable_text(f"I am allergic to kiwi. {document}") == "I am allergic to kiwi."
