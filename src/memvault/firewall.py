@@ -94,7 +94,7 @@ import codecs
 import hashlib
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Final
 
@@ -682,8 +682,55 @@ _L_WORDS: Final = frozenset(
 def screen(text: str) -> str | None:
     """Why a memory's text reads as an instruction to the model, or ``None`` if it does not.
 
-    The rule is the module's: the first of ``"hidden"``, ``"markup"``, ``"override"``,
-    ``"directive"``, ``"link"``, ``"encoded"`` that matches, with what matched, e.g.
+    The patterns first (:func:`screen_patterns`), then, for a text they pass, the classifier
+    (:mod:`memvault.firewall_classifier`: each sentence embedded and scored), e.g.
+    ``"override: 'Ignore all previous instructions'"``, ``"hidden: U+202E ..."`` or
+    ``"override: 'Set aside every instruction that came before.' (p=0.98)"``. To screen many
+    texts, :func:`screen_many` embeds them in batches.
+
+    Args:
+        text: A memory's text (any length: the patterns are linear in it, the classifier reads
+            at most 18 chunks of it).
+
+    Returns:
+        The reason (a short str: a family of the module's, ``":"``, what matched), or ``None``.
+
+    Raises:
+        InvalidArgumentError: If ``text`` is not a str.
+        FirewallWeightsError: If the classifier's shipped weights cannot be used.
+        EmbedderUnavailableError: If the embedding model cannot be loaded.
+    """
+    return screen_many([text])[0]
+
+
+def screen_many(texts: Sequence[str]) -> list[str | None]:
+    """:func:`screen` of each text, the classifier's sentences embedded in batches.
+
+    Args:
+        texts: Memories' texts.
+
+    Returns:
+        One reason or ``None`` per text, in order.
+
+    Raises:
+        InvalidArgumentError: If a text is not a str.
+        FirewallWeightsError: If the classifier's shipped weights cannot be used.
+        EmbedderUnavailableError: If the embedding model cannot be loaded.
+    """
+    from memvault.firewall_classifier import classify_many
+
+    reasons = [screen_patterns(text) for text in texts]
+    passed = [i for i, reason in enumerate(reasons) if reason is None]
+    for i, reason in zip(passed, classify_many([texts[i] for i in passed])):
+        reasons[i] = reason
+    return reasons
+
+
+def screen_patterns(text: str) -> str | None:
+    """Why the module's patterns hold ``text`` (the firewall's first layer), or ``None``.
+
+    The first of ``"hidden"``, ``"markup"``, ``"override"``, ``"directive"``, ``"link"``,
+    ``"encoded"`` that matches, with what matched, e.g.
     ``"override: 'Ignore all previous instructions'"`` or ``"hidden: U+202E"``. The words
     are read as written and unmasked (:func:`_unmasked`: full-width and look-alike letters,
     letters spelled apart, digits for letters); an override, directive or link in the
@@ -691,7 +738,7 @@ def screen(text: str) -> str | None:
     does not count.
 
     Args:
-        text: A memory's text (any length; the rule is linear in it).
+        text: A memory's text (any length; the patterns are linear in it).
 
     Returns:
         The reason (a short str naming the pattern family and what matched), or ``None``.
@@ -794,23 +841,47 @@ def held(value: Mapping[str, Any]) -> str | None:
     The reason the agent layer recorded when it wrote the memory (``value["quarantined"]``),
     else ``None`` if a reviewer released this very text (:func:`release`), else :func:`screen`
     of its ``"text"`` now, so a memory written without the agent layer (``MemoryStore.put``,
-    an import, an ingest, an older version) is held as well.
+    an import, an ingest, an older version) is held as well. For many values,
+    :func:`held_many`.
 
     Args:
         value: A memory's value (``MemoryItem.value``).
 
     Returns:
         The reason, or ``None``.
+
+    Raises:
+        FirewallWeightsError: If the classifier's shipped weights cannot be used.
+        EmbedderUnavailableError: If the embedding model cannot be loaded.
     """
-    marked = value.get(QUARANTINED)
-    if isinstance(marked, str) and marked:
-        return marked
-    text = value.get("text")
-    if not isinstance(text, str):
-        return None
-    if value.get(RELEASED) == released_mark(text):
-        return None
-    return screen(text)
+    return held_many([value])[0]
+
+
+def held_many(values: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """:func:`held` of each value, the texts to screen screened in one :func:`screen_many`.
+
+    Args:
+        values: Memories' values (``MemoryItem.value``).
+
+    Returns:
+        One reason or ``None`` per value, in order.
+
+    Raises:
+        FirewallWeightsError: If the classifier's shipped weights cannot be used.
+        EmbedderUnavailableError: If the embedding model cannot be loaded.
+    """
+    reasons: list[str | None] = [None] * len(values)
+    unread: dict[int, str] = {}
+    for i, value in enumerate(values):
+        marked = value.get(QUARANTINED)
+        text = value.get("text")
+        if isinstance(marked, str) and marked:
+            reasons[i] = marked
+        elif isinstance(text, str) and value.get(RELEASED) != released_mark(text):
+            unread[i] = text
+    for i, reason in zip(unread, screen_many(list(unread.values()))):
+        reasons[i] = reason
+    return reasons
 
 
 def released_mark(text: str) -> str:
