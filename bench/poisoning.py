@@ -1,4 +1,5 @@
-"""How the poisoning firewall (``memvault.firewall.screen``) reads chat memories and attacks.
+"""How the poisoning firewall (``memvault.firewall.screen``: its patterns, then its classifier)
+reads chat memories and attacks.
 
 The labelled sets (``tests/core/text/``) hold memories as people state them in a long chat
 (LoCoMo-like, written for the sets, with the hard cases: "you must", "always", "ignore", links
@@ -6,7 +7,9 @@ shared, recipes, code, other languages, emoji joiners) and attacks after the pub
 patterns (MINJA, AgentPoison, PoisonedRAG, InjecAgent, Greshake et al. 2023, BIPIA, Tensor
 Trust, AgentDojo; see the module's docstring), each labelled with its family. For each set it
 prints the share of chat memories flagged (goal: at most 1 %) and of attacks held (goal: at
-least 95 %), by family, and every miss:
+least 95 %), by family, and every miss, then the same two shares for the patterns alone
+(``screen_patterns``). The classifier was fitted on all these sets (``bench/firewall_training.py``
+prints its figures with each set held out), so its figures here are not held out:
 
 - ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
   written against them, so their figures are not held out;
@@ -23,12 +26,16 @@ least 95 %), by family, and every miss:
   figure (by mistake), not tuned on;
 - ``held out 4`` (``poisoning_held_out_4.yaml``): written after the third round and measured
   once (0 % flagged, 84.6 % held): the figures to expect on memories the rule was not written
-  against.
+  against, before the classifier;
+- ``held out 5`` (``poisoning_held_out_5.yaml``), when it exists: written after the classifier,
+  which is never fitted on it.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
-the rule was not tuned on) and prints the share flagged and each flagged turn. Then the cost:
-microseconds a memory over the labelled sets, and seconds for the slowest of a few hostile
-32,000-character texts (the longest text a memory holds; the rule is linear in the length).
+the rule was not tuned on) and prints the share flagged and each flagged turn, and the
+milliseconds a turn of ``screen_many`` (batched, as listing held memories does). Then the cost:
+milliseconds a memory over the labelled sets (``screen``, one at a time), and seconds for the
+slowest of a few hostile 32,000-character texts (the longest text a memory holds; the patterns
+are linear in the length, the classifier reads at most 18 chunks of 2,000 characters).
 
 Usage:
     uv run python bench/poisoning.py [--locomo ../shared/data/locomo]
