@@ -31,8 +31,10 @@ prints its figures with each set held out), so its figures here are not held out
   which is never fitted on it.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
-the rule was not tuned on) and prints the share flagged and each flagged turn, and the
-milliseconds a turn of ``screen_many`` (batched, as listing held memories does). Then the cost:
+the patterns were not tuned on; the classifier was fitted on it, so held out only by
+conversation in ``bench/firewall_training.py``) and prints the share flagged and each flagged
+turn, and the milliseconds a turn of ``screen_many`` (batched, as listing held memories does).
+Then the cost:
 milliseconds a memory over the labelled sets (``screen``, one at a time), and seconds for the
 slowest of a few hostile 32,000-character texts (the longest text a memory holds; the patterns
 are linear in the length, the classifier reads at most 18 chunks of 2,000 characters).
@@ -202,7 +204,7 @@ def main() -> None:
     if args.locomo:
         turns, flagged, seconds = locomo_flags(args.locomo)
         print(
-            f"LoCoMo turns flagged (held out): {len(flagged)}/{turns} "
+            f"LoCoMo turns flagged (the classifier was fitted on them): {len(flagged)}/{turns} "
             f"({100 * len(flagged) / max(turns, 1):.2f} %)"
         )
         for text, reason in flagged:
