@@ -107,7 +107,7 @@ def training_rows(found: list[Memory], trained: tuple[str, ...]) -> tuple[list[i
     return rows, labels
 
 
-def fit(vectors: np.ndarray, found: list[Memory], setting: tuple):  # noqa: ANN201
+def fit(vectors: np.ndarray, found: list[Memory], setting: tuple):
     """A ``LogisticRegression`` fitted on ``found`` with ``setting`` (of :data:`GRID`)."""
     from sklearn.linear_model import LogisticRegression
 
@@ -118,7 +118,7 @@ def fit(vectors: np.ndarray, found: list[Memory], setting: tuple):  # noqa: ANN2
     return model
 
 
-def attack_scores(model, vectors: np.ndarray, found: list[Memory]) -> np.ndarray:  # noqa: ANN001
+def attack_scores(model, vectors: np.ndarray, found: list[Memory]) -> np.ndarray:
     """Each text's highest probability, over its chunks, of not being benign."""
     benign = list(model.classes_).index(BENIGN)
     attack = 1.0 - model.predict_proba(vectors)[:, benign]
