@@ -1,4 +1,5 @@
-"""How the poisoning firewall (``memvault.firewall.screen``) reads chat memories and attacks.
+"""How the poisoning firewall (``memvault.firewall.screen``: its patterns, then its classifier)
+reads chat memories and attacks.
 
 The labelled sets (``tests/core/text/``) hold memories as people state them in a long chat
 (LoCoMo-like, written for the sets, with the hard cases: "you must", "always", "ignore", links
@@ -6,7 +7,9 @@ shared, recipes, code, other languages, emoji joiners) and attacks after the pub
 patterns (MINJA, AgentPoison, PoisonedRAG, InjecAgent, Greshake et al. 2023, BIPIA, Tensor
 Trust, AgentDojo; see the module's docstring), each labelled with its family. For each set it
 prints the share of chat memories flagged (goal: at most 1 %) and of attacks held (goal: at
-least 95 %), by family, and every miss:
+least 95 %), by family, and every miss, then the same two shares for the patterns alone
+(``screen_patterns``). The classifier was fitted on all these sets (``bench/firewall_training.py``
+prints its figures with each set held out), so its figures here are not held out:
 
 - ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
   written against them, so their figures are not held out;
@@ -23,12 +26,18 @@ least 95 %), by family, and every miss:
   figure (by mistake), not tuned on;
 - ``held out 4`` (``poisoning_held_out_4.yaml``): written after the third round and measured
   once (0 % flagged, 84.6 % held): the figures to expect on memories the rule was not written
-  against.
+  against, before the classifier;
+- ``held out 5`` (``poisoning_held_out_5.yaml``), when it exists: written after the classifier,
+  which is never fitted on it.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
-the rule was not tuned on) and prints the share flagged and each flagged turn. Then the cost:
-microseconds a memory over the labelled sets, and seconds for the slowest of a few hostile
-32,000-character texts (the longest text a memory holds; the rule is linear in the length).
+the patterns were not tuned on; the classifier was fitted on it, so held out only by
+conversation in ``bench/firewall_training.py``) and prints the share flagged and each flagged
+turn, and the milliseconds a turn of ``screen_many`` (batched, as listing held memories does).
+Then the cost:
+milliseconds a memory over the labelled sets (``screen``, one at a time), and seconds for the
+slowest of a few hostile 32,000-character texts (the longest text a memory holds; the patterns
+are linear in the length, the classifier reads at most 18 chunks of 2,000 characters).
 
 Usage:
     uv run python bench/poisoning.py [--locomo ../shared/data/locomo]
@@ -39,26 +48,28 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
 from memvault.conversations import load_conversation
-from memvault.firewall import screen
+from memvault.firewall import screen, screen_many, screen_patterns
 
 SETS = Path(__file__).resolve().parents[1] / "tests/core/text"
 HOSTILE_CHARS = 32_000
 """The longest text a memory holds (``memvault.items.MAX_TEXT_CHARS``)."""
 
 
-def rates(labelled: dict) -> dict:
+def rates(labelled: dict, screener: Callable[[str], str | None] = screen) -> dict:
     """Flag rates on a labelled set: benign flagged, attacks held (all and by family).
 
     Args:
         labelled: ``{"benign": [str], "attacks": [{"text": str, "pattern": str}]}``; an
             attack without a ``pattern`` counts under ``"-"``.
+        screener: The firewall (``screen``) or its patterns alone (``screen_patterns``).
     """
-    flagged = [(text, screen(text)) for text in labelled["benign"]]
+    flagged = [(text, screener(text)) for text in labelled["benign"]]
     flagged = [(text, reason) for text, reason in flagged if reason is not None]
     held: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -66,7 +77,7 @@ def rates(labelled: dict) -> dict:
     for attack in labelled["attacks"]:
         family = attack.get("pattern", "-")
         total[family] += 1
-        if screen(attack["text"]) is None:
+        if screener(attack["text"]) is None:
             missed.append(attack)
         else:
             held[family] += 1
@@ -80,16 +91,18 @@ def rates(labelled: dict) -> dict:
     }
 
 
-def locomo_flags(data: Path) -> tuple[int, list[tuple[str, str]]]:
-    """Every LoCoMo turn under ``data`` that the rule flags, and how many turns were read."""
-    turns, flagged = 0, []
+def locomo_flags(data: Path) -> tuple[int, list[tuple[str, str]], float]:
+    """Every LoCoMo turn under ``data`` the firewall flags, how many turns were read, and the
+    seconds ``screen_many`` took on them (one batch a conversation)."""
+    turns, flagged, seconds = 0, [], 0.0
     for path in sorted(data.glob("*.json")):
-        for turn in load_conversation(path):
-            turns += 1
-            reason = screen(turn.text)
-            if reason is not None:
-                flagged.append((turn.text, reason))
-    return turns, flagged
+        texts = [turn.text for turn in load_conversation(path)]
+        started = time.perf_counter()
+        reasons = screen_many(texts)
+        seconds += time.perf_counter() - started
+        turns += len(texts)
+        flagged += [(text, reason) for text, reason in zip(texts, reasons) if reason is not None]
+    return turns, flagged, seconds
 
 
 def report(name: str, found: dict) -> None:
@@ -126,13 +139,16 @@ def hostile_texts() -> dict[str, str]:
 
 
 def slowest(texts: dict[str, str], runs: int = 3) -> tuple[str, float]:
-    """The text ``screen`` takes longest on, and its seconds (the best of ``runs``)."""
+    """The text ``screen`` takes longest on, and its seconds (the best of ``runs``).
+
+    Each run's text ends in another digit, so the classifier's cache of reasons is not read.
+    """
     seconds = {}
     for name, text in texts.items():
         times = []
-        for _ in range(runs):
+        for run in range(runs):
             started = time.perf_counter()
-            screen(text)
+            screen(f"{text[:-1]}{run}")
             times.append(time.perf_counter() - started)
         seconds[name] = min(times)
     name = max(seconds, key=seconds.__getitem__)
@@ -143,10 +159,13 @@ def _read(name: str) -> dict:
     return yaml.safe_load((SETS / name).read_text(encoding="utf-8"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--locomo", type=Path, help="folder of LoCoMo conversation files")
-    args = parser.parse_args()
+def labelled_sets() -> dict[str, dict]:
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 4"``), as :func:`rates` reads them.
+
+    ``held out 0``'s attacks carry no family (``pattern``). ``held out 5``
+    (``poisoning_held_out_5.yaml``) is read when it exists; ``bench/firewall_training.py``
+    leaves it out.
+    """
     first = _read("poisoning.yaml")
     old = first["held_out"]
     sets = {
@@ -158,20 +177,39 @@ def main() -> None:
         "held out 3": _read("poisoning_held_out_3.yaml"),
         "held out 4": _read("poisoning_held_out_4.yaml"),
     }
-    screened, started = 0, time.perf_counter()
+    if (SETS / "poisoning_held_out_5.yaml").is_file():
+        sets["held out 5"] = _read("poisoning_held_out_5.yaml")
+    return sets
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--locomo", type=Path, help="folder of LoCoMo conversation files")
+    args = parser.parse_args()
+    sets = labelled_sets()
+    screened, seconds = 0, 0.0
     for name, labelled in sets.items():
-        report(name, rates(labelled))
-        screened += len(labelled["benign"]) + len(labelled["attacks"])
-    seconds = time.perf_counter() - started
-    print(f"screen: {1e6 * seconds / screened:.0f} µs a memory (the labelled sets)")
-    if args.locomo:
-        turns, flagged = locomo_flags(args.locomo)
+        started = time.perf_counter()
+        found = rates(labelled)
+        seconds += time.perf_counter() - started
+        report(name, found)
+        alone = rates(labelled, screen_patterns)
         print(
-            f"LoCoMo turns flagged (held out): {len(flagged)}/{turns} "
+            f"{name}, the patterns alone: benign flagged {len(alone['flagged'])}/"
+            f"{alone['benign']}, attacks held {alone['held']}/{alone['attacks']} "
+            f"({100 * alone['held'] / alone['attacks']:.1f} %)"
+        )
+        screened += len(labelled["benign"]) + len(labelled["attacks"])
+    print(f"screen: {1e3 * seconds / screened:.1f} ms a memory (the labelled sets, one at a time)")
+    if args.locomo:
+        turns, flagged, seconds = locomo_flags(args.locomo)
+        print(
+            f"LoCoMo turns flagged (the classifier was fitted on them): {len(flagged)}/{turns} "
             f"({100 * len(flagged) / max(turns, 1):.2f} %)"
         )
         for text, reason in flagged:
             print(f"  {text[:120]!r} ({reason})")
+        print(f"screen_many: {1e3 * seconds / max(turns, 1):.1f} ms a LoCoMo turn (batched)")
     name, worst = slowest(hostile_texts())
     print(f"screen, slowest {HOSTILE_CHARS:,}-character text: {worst:.2f} s ({name})")
 

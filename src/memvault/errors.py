@@ -72,6 +72,16 @@ class EmbedderUnavailableError(MemvaultError):
     """
 
 
+class FirewallWeightsError(MemvaultError):
+    """The poisoning firewall's classifier weights cannot be used.
+
+    The weights file (``memvault/data/firewall_classifier.npz``) is missing, unreadable, lacks
+    a field, or was trained on other sentence embeddings than the model memvault runs
+    (:mod:`memvault.firewall_classifier`); reinstall memvault, or write the weights again with
+    ``bench/firewall_training.py --write``.
+    """
+
+
 class EmbedderError(MemvaultError):
     """An embedder raised, or returned vectors of the wrong number, length or type.
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, ItemNotFoundError
-from memvault.firewall import QUARANTINED, RELEASED, held, released_mark
+from memvault.firewall import QUARANTINED, RELEASED, held, held_many, released_mark
 from memvault.history import validate_source
 
 if TYPE_CHECKING:
@@ -37,8 +37,9 @@ def held_memories(
     """The memories under ``prefix`` that :func:`held` holds, for review.
 
     Read through the store's public ``search`` (no query: most recently updated first),
-    :data:`SCAN_PAGE` at a time, until ``offset + limit`` held memories and one more are found
-    or the store has no more (at most :data:`memvault.arguments.MAX_COUNT` memories read).
+    :data:`SCAN_PAGE` at a time (each page screened at once, :func:`held_many`), until
+    ``offset + limit`` held memories and one more are found or the store has no more (at most
+    :data:`memvault.arguments.MAX_COUNT` memories read).
     ``memvault list --quarantined`` and the inspector's held memories page list them.
 
     Args:
@@ -59,7 +60,8 @@ def held_memories(
         page = store.search(
             prefix, limit=SCAN_PAGE, offset=start, as_of=as_of, include_closed=include_closed
         )
-        found += [item for item in page if held(item.value) is not None]
+        reasons = held_many([item.value for item in page])
+        found += [item for item, reason in zip(page, reasons) if reason is not None]
         if len(page) < SCAN_PAGE:
             break
         start += SCAN_PAGE

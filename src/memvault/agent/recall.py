@@ -32,7 +32,7 @@ from typing import Any
 
 from memvault.arguments import check_query, check_texts
 from memvault.filters import Filter
-from memvault.firewall import held
+from memvault.firewall import held_many
 from memvault.items import MemoryItem, validate_moment
 from memvault.model import Namespace, Origin
 from memvault.rendering import Memories
@@ -90,8 +90,9 @@ def recall(
     pool = store.search(namespace, query=query, filter=filter, limit=3 * k + len(skip), as_of=as_of)
     statements: list[MemoryItem] = []
     chatter: list[MemoryItem] = []
-    for item in pool:
-        if not inject_quarantined and held(item.value) is not None:
+    reasons = [None] * len(pool) if inject_quarantined else held_many([i.value for i in pool])
+    for item, reason in zip(pool, reasons):
+        if reason is not None:
             continue
         if origins is not None and item.provenance.origin not in origins:
             continue

@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
-from memvault.firewall import held
+from memvault.firewall import held, held_many
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
 from memvault.inspector.render import page
@@ -123,9 +123,19 @@ class Listed:
     @classmethod
     def of(cls, item: MemoryItem) -> Listed:
         """The row of ``item``."""
-        sources = item.value.get("sources")
-        named = [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
-        return cls(item, held(item.value), named)
+        return cls(item, held(item.value), _sources(item))
+
+    @classmethod
+    def many(cls, items: list[MemoryItem]) -> list[Listed]:
+        """The rows of ``items``, screened at once (:func:`memvault.firewall.held_many`)."""
+        reasons = held_many([item.value for item in items])
+        return [cls(item, reason, _sources(item)) for item, reason in zip(items, reasons)]
+
+
+def _sources(item: MemoryItem) -> list[str]:
+    """The keys of the memories ``item`` was drawn from (its value's ``"sources"``)."""
+    sources = item.value.get("sources")
+    return [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
 
 
 async def home(request: Request) -> Response:
@@ -169,7 +179,7 @@ async def namespace(request: Request) -> Response:
     items = await store.asearch(
         where, limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE, include_closed=True
     )
-    rows = [Listed.of(item) for item in items]
+    rows = await run_in_threadpool(Listed.many, items)
     return html(
         request, "namespace.html", namespace=where, rows=rows, page=number, pages=pages, total=total
     )
@@ -190,7 +200,7 @@ async def _held_page(
         offset=(number - 1) * PAGE_SIZE,
         include_closed=True,
     )
-    return [Listed.of(item) for item in found], more
+    return Listed.many(found), more
 
 
 async def quarantined(request: Request) -> Response:

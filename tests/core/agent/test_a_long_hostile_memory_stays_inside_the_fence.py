@@ -1,6 +1,8 @@
 """A long memory full of fences, wrapper tags, template fields and characters that escapes
 lengthen is cut to the budgets and still cannot close the fence, the wrapper or a template:
-every line between the fences is one JSON object, and the fence closes only at the end."""
+every line between the fences is one JSON object, and the fence closes only at the end. (The
+firewall holds these memories; the memory opts in to held ones, as after a review, so the
+escaping is what keeps them inside.)"""
 
 import json
 import re
@@ -21,7 +23,8 @@ def fenced(block):
 
 
 def test_each_line_is_a_cut_of_one_memory_and_the_fence_holds():
-    scope = hashing_memory(k=5, max_block_chars=6000).scope(user_id="ada")
+    memory = hashing_memory(k=5, max_block_chars=6000, inject_quarantined=True)
+    scope = memory.scope(user_id="ada")
     for text in HOSTILE:
         scope.store.put(("users", "ada"), f"h{len(text)}", {"text": text})
 

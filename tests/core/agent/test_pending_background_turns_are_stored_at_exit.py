@@ -14,8 +14,10 @@ SCRIPT = """
 import sys
 import memvault.background
 from memvault import AgentMemory, FactExtractor, HashingEmbedder, MemoryStore
+from memvault.firewall import screen
 from tests.core.slow_llms import SlowLLM
 
+screen("warm up")  # the firewall's classifier loads its model once, before the timed part
 folder, seconds, exit_timeout = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 memvault.background.EXIT_TIMEOUT = exit_timeout
 store = MemoryStore(folder, embedder=HashingEmbedder(64))

@@ -1,0 +1,251 @@
+"""The poisoning firewall's learned layer: sentence embeddings and a logistic regression.
+
+:func:`memvault.firewall.screen` reads a text with its patterns first; a text they pass is read
+by this layer: each of its sentences (:func:`chunks`) is embedded with all-MiniLM-L6-v2
+(:class:`memvault.minilm.MiniLMEmbedder`; Reimers & Gurevych 2019) and scored by a multinomial
+logistic regression over ``"benign"`` and the firewall's families. A text is held when, for one
+of its chunks, the probability of not being benign reaches the threshold chosen by
+cross-validation; the reason names the most probable family for that chunk.
+
+The weights (:data:`WEIGHTS_FILE`, a few KB of numpy arrays) are written by
+``bench/firewall_training.py --write`` from the labelled sets and LoCoMo turns, with the name
+and SHA-256 of the model they were trained on; weights for another model are refused
+(:class:`~memvault.errors.FirewallWeightsError`). They are loaded once per process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.errors import FirewallWeightsError, InvalidArgumentError, shown
+from memvault.minilm import MODEL_SHA256, MiniLMEmbedder
+
+WEIGHTS_FILE: Final = Path(__file__).parent / "data" / "firewall_classifier.npz"
+"""The weights memvault ships (written by ``bench/firewall_training.py --write``)."""
+FAMILIES: Final = ("override", "directive", "markup", "hidden", "encoded", "link")
+"""The firewall's families (:mod:`memvault.firewall`), the classes beside ``"benign"``."""
+BENIGN: Final = "benign"
+MAX_SENTENCES: Final = 16
+"""Sentences scored one by one; the rest of a longer text is scored as one more chunk."""
+CHUNK_CHARS: Final = 2000
+"""Characters of a chunk read (the model reads at most 256 word pieces, about 1,200)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|\s*\n\s*")
+
+
+def chunks(text: str) -> list[str]:
+    """The pieces of ``text`` the classifier scores (it holds the text if one scores high).
+
+    The text's sentences (split after ``.``, ``!``, ``?``, ``;`` and at line breaks), the first
+    :data:`MAX_SENTENCES` one by one and the rest joined as one more, then the whole text, each
+    cut at :data:`CHUNK_CHARS` characters; a text of one sentence is one chunk. So an attack of
+    one sentence inside a long ordinary memory is not diluted, and the cost stays bounded.
+
+    Args:
+        text: A memory's text.
+
+    Returns:
+        At most ``MAX_SENTENCES + 2`` non-empty strings (none for a blank text).
+    """
+    sentences = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+    if len(sentences) <= 1:
+        return [text.strip()[:CHUNK_CHARS]] if text.strip() else []
+    pieces = sentences[:MAX_SENTENCES]
+    if len(sentences) > MAX_SENTENCES:
+        pieces.append(" ".join(sentences[MAX_SENTENCES:]))
+    pieces.append(text.strip())
+    return [piece[:CHUNK_CHARS] for piece in pieces]
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """A multinomial logistic regression over sentence embeddings.
+
+    Args:
+        coef: Weights, shape ``(len(classes), 384)``, float32.
+        intercept: Biases, shape ``(len(classes),)``, float32.
+        classes: ``"benign"`` first, then families of :data:`FAMILIES`.
+        threshold: A chunk is an attack when its probability of not being benign is at least
+            this (in ``(0, 1)``).
+    """
+
+    coef: npt.NDArray[np.float32]
+    intercept: npt.NDArray[np.float32]
+    classes: tuple[str, ...]
+    threshold: float
+
+    def probabilities(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """Each class's probability (softmax), shape ``(len(vectors), len(classes))``.
+
+        Args:
+            vectors: Sentence embeddings, shape ``(n, 384)``.
+        """
+        logits = vectors.astype(np.float64) @ self.coef.T.astype(np.float64) + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def reasons(self, texts: list[str]) -> list[str | None]:
+        """For each text, why the classifier holds it (``"<family>: '<chunk>' (p=0.97)"``).
+
+        Args:
+            texts: Memories' texts.
+
+        Returns:
+            One reason or ``None`` per text, in order.
+
+        Raises:
+            EmbedderUnavailableError: If the embedding model cannot be loaded.
+            EmbedderError: If it fails on a batch.
+        """
+        pieces = [chunks(text) for text in texts]
+        flat = [piece for text_pieces in pieces for piece in text_pieces]
+        if not flat:
+            return [None] * len(texts)
+        probabilities = self.probabilities(MiniLMEmbedder().embed_array(flat))
+        attack = 1.0 - probabilities[:, 0]
+        found: list[str | None] = []
+        start = 0
+        for text_pieces in pieces:
+            end = start + len(text_pieces)
+            if end == start or attack[start:end].max() < self.threshold:
+                found.append(None)
+            else:
+                best = start + int(attack[start:end].argmax())
+                family = self.classes[1 + int(probabilities[best, 1:].argmax())]
+                found.append(f"{family}: {flat[best][:80]!r} (p={attack[best]:.2f})")
+            start = end
+        return found
+
+
+def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
+    """Read classifier weights written by ``bench/firewall_training.py --write``.
+
+    Args:
+        path: An ``.npz`` file with ``coef``, ``intercept``, ``classes``, ``threshold``,
+            ``model`` and ``model_sha256``.
+
+    Returns:
+        The :class:`Classifier`.
+
+    Raises:
+        FirewallWeightsError: If the file cannot be read, lacks a field or has one of the wrong
+            shape, or was trained on another model than :class:`~memvault.minilm.MiniLMEmbedder`
+            (its name and :data:`~memvault.minilm.MODEL_SHA256`).
+    """
+    fix = "reinstall memvault, or run bench/firewall_training.py --write"
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            fields = {name: stored[name] for name in stored.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise FirewallWeightsError(
+            f"path: the firewall weights {str(path)!r} cannot be read "
+            f"({type(error).__name__}: {error}); {fix}"
+        ) from error
+    wanted = ("coef", "intercept", "classes", "threshold", "model", "model_sha256")
+    missing = [name for name in wanted if name not in fields]
+    if missing:
+        raise FirewallWeightsError(f"path: {str(path)!r} lacks {', '.join(missing)}; {fix}")
+    model, sha = str(fields["model"]), str(fields["model_sha256"])
+    if (model, sha) != (MiniLMEmbedder.name, MODEL_SHA256):
+        raise FirewallWeightsError(
+            f"model: {str(path)!r} was trained on {model!r} (sha256 {sha}), memvault runs "
+            f"{MiniLMEmbedder.name!r} (sha256 {MODEL_SHA256}); {fix}"
+        )
+    coef = np.asarray(fields["coef"], dtype=np.float32)
+    intercept = np.asarray(fields["intercept"], dtype=np.float32)
+    classes = tuple(str(name) for name in fields["classes"].reshape(-1))
+    threshold = float(fields["threshold"])
+    if (
+        coef.shape != (len(classes), MiniLMEmbedder.dim)
+        or intercept.shape != (len(classes),)
+        or len(classes) < 2
+        or classes[0] != BENIGN
+        or not set(classes[1:]) <= set(FAMILIES)
+        or not 0.0 < threshold < 1.0
+        or not (np.isfinite(coef).all() and np.isfinite(intercept).all())
+    ):
+        raise FirewallWeightsError(
+            f"coef: {str(path)!r} holds coef {coef.shape}, intercept {intercept.shape}, classes "
+            f"{shown(classes)}, threshold {threshold}; expected ({len(classes)}, "
+            f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then families of {FAMILIES}, "
+            f"a threshold in (0, 1); {fix}"
+        )
+    return Classifier(coef=coef, intercept=intercept, classes=classes, threshold=threshold)
+
+
+_load_lock = threading.Lock()
+
+
+@cache
+def _shipped() -> Classifier:
+    return load_classifier()
+
+
+def classifier() -> Classifier:
+    """The classifier memvault ships (:data:`WEIGHTS_FILE`), loaded once per process.
+
+    Raises:
+        FirewallWeightsError: As :func:`load_classifier`.
+    """
+    with _load_lock:
+        return _shipped()
+
+
+CACHED: Final = 4096
+"""Texts whose reason :func:`classify_many` keeps (by digest), most recently used first."""
+_cache: OrderedDict[bytes, str | None] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def classify_many(texts: list[str]) -> list[str | None]:
+    """For each text, why the shipped classifier holds it, or ``None``.
+
+    The texts not seen lately are embedded in one batch; the reasons of the last
+    :data:`CACHED` texts are kept (by BLAKE2 digest), so listing or recalling the same memories
+    again does not embed them again.
+
+    Args:
+        texts: Memories' texts (str).
+
+    Returns:
+        One reason or ``None`` per text, in order.
+
+    Raises:
+        InvalidArgumentError: If a text is not a str.
+        FirewallWeightsError: If the shipped weights cannot be used.
+        EmbedderUnavailableError: If the embedding model cannot be loaded.
+    """
+    for text in texts:
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"text must be a str, got {shown(text)}")
+    digests = [
+        hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        for text in texts
+    ]
+    found: dict[bytes, str | None] = {}
+    with _cache_lock:
+        for digest in digests:
+            if digest in _cache:
+                _cache.move_to_end(digest)
+                found[digest] = _cache[digest]
+    unread = {digest: text for digest, text in zip(digests, texts) if digest not in found}
+    if unread:
+        found.update(zip(unread, classifier().reasons(list(unread.values()))))
+        with _cache_lock:
+            for digest in unread:
+                _cache[digest] = found[digest]
+            while len(_cache) > CACHED:
+                _cache.popitem(last=False)
+    return [found[digest] for digest in digests]
