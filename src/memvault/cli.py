@@ -28,7 +28,6 @@ from __future__ import annotations
 import enum
 import importlib.metadata
 import json
-import re
 import shutil
 import sys
 import tempfile
@@ -55,6 +54,7 @@ from memvault.errors import (
 from memvault.inspector import DEFAULT_PORT
 from memvault.model import SEARCH_MODES, Namespace, Provenance
 from memvault.namespace import format_namespace_path, parse_namespace_path, template_fields
+from memvault.unseen import EMOJI_SEQUENCES
 
 if TYPE_CHECKING:
     from memvault.config import MemoryConfig
@@ -80,13 +80,6 @@ _UNSEEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
 characters (bidi embeddings, overrides, isolates and marks, zero-width spaces and joiners, the
 word joiner, the byte order mark, tag characters), line and paragraph separators (U+2028,
 U+2029), and lone surrogates (a file name that was not UTF-8)."""
-_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf"
-_ORDINARY = re.compile(
-    f"\U0001f3f4[\U000e0061-\U000e007a]{{2,6}}\U000e007f|(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])"
-)
-"""Format characters that are ordinary text and print as they are: the tag characters of a
-subdivision flag (England's, Scotland's, Wales'), and a zero-width joiner between two emoji
-(woman, U+200D, laptop: the technologist emoji), as :mod:`memvault.firewall` lets them pass."""
 
 
 def _escaped(char: str) -> str:
@@ -113,12 +106,13 @@ def _shown(text: str) -> str:
 
     Control characters (``\n``, ``\x1b``, ``\x9b``), format characters such as bidi overrides
     and zero-width spaces (``\u202e``, ``\u200b``), and line and paragraph separators
-    (``\u2028``) are escaped (:data:`_UNSEEN`); emoji sequences stay whole (:data:`_ORDINARY`),
+    (``\u2028``) are escaped (:data:`_UNSEEN`); emoji sequences stay whole
+    (:data:`memvault.unseen.EMOJI_SEQUENCES`),
     so a stored text can neither forge an output line, nor reorder what is printed, nor
     drive the terminal.
     """
     shown, start = [], 0
-    for ordinary in _ORDINARY.finditer(text):
+    for ordinary in EMOJI_SEQUENCES.finditer(text):
         shown += [_escaped(char) for char in text[start : ordinary.start()]]
         shown.append(ordinary.group())
         start = ordinary.end()

@@ -119,6 +119,7 @@ from functools import partial
 from typing import Any, Final
 
 from memvault.errors import InvalidArgumentError, shown
+from memvault.unseen import EMOJI_SEQUENCES
 
 QUARANTINED: Final = "quarantined"
 """The value field the agent layer writes on a memory the rule holds: the reason, a str."""
@@ -591,12 +592,6 @@ MARKUP: Final = re.compile(
     _F,
 )
 
-_FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,6}\U000e007f")
-"""The tag characters of a subdivision flag (England, Scotland, Wales), ordinary text."""
-_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf"
-_EMOJI_JOIN = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
-"""A zero-width joiner between two emoji (the technologist emoji), ordinary text."""
-
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_-])")
 
 _URL = r"(?:https?://|www\.)\S+"
@@ -917,9 +912,9 @@ def _hidden(text: str) -> str | None:
     """The first invisible character of ``text``, or ``None``.
 
     That is a ``Cf``, a ``Co``, or a ``Cc`` other than tab, newline and carriage return;
-    emoji joiners and flag tags are left out.
+    emoji joiners and flag tags are left out (:data:`memvault.unseen.EMOJI_SEQUENCES`).
     """
-    visible = _EMOJI_JOIN.sub("", _FLAG_TAGS.sub("", text))
+    visible = EMOJI_SEQUENCES.sub("", text)
     for char in visible:
         category = unicodedata.category(char)
         if category in ("Cf", "Co") or (category == "Cc" and char not in "\t\n\r"):
