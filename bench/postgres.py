@@ -30,7 +30,8 @@ MiniLM's, each text embedded once per run (``CachedEmbedder``), so latency is re
 Part 2, scale: N synthetic memories (``bench/speed.py``'s texts and precomputed vectors) in few
 large namespaces (N over 100) or many small ones (100 each, one per user). Batched put
 throughput: every system is filled in batches of 100 items of one namespace, batch by batch in
-turn; search latency: 10 hits for a question in one namespace, query vectors precomputed, the
+turn; search latency (after ``ANALYZE`` of every table, so that plans do not change with
+autovacuum's timing): 10 hits for a question in one namespace, query vectors precomputed, the
 systems in a new random order for each question. "agrees with pgvector" is the share of a
 system's top 10 that the raw query also returns.
 
@@ -192,7 +193,7 @@ class Systems:
         import psycopg
         from langgraph.store.postgres import PostgresStore
 
-        self.dsn, self.tag, self.exits = dsn, tag, contextlib.ExitStack()
+        self.server, self.dsn, self.tag, self.exits = server, dsn, tag, contextlib.ExitStack()
         self.reuse = reuse
         self.memvault_pg = MemoryStore(
             backend=PostgresBackend(dsn, schema=f"mv_{tag}"), embedder=embedder
@@ -280,6 +281,18 @@ class Systems:
             systems["memvault-embedded hybrid"] = memvault(self.embedded, None)
             systems["memvault-embedded dense"] = memvault(self.embedded, "dense")
         return systems
+
+    def analyze(self) -> None:
+        """``ANALYZE`` every table on the server, so that each system's plans are the planner's
+        with the statistics of the filled tables, not of whatever autovacuum had read by then."""
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as admin:
+            admin.execute(f"ANALYZE mv_{self.tag}.items")
+            admin.execute(f"ANALYZE pgv_{self.tag}.items")
+        if self.langgraph is not None:
+            with psycopg.connect(self.server.get_uri(f"lg_{self.tag}"), autocommit=True) as lg:
+                lg.execute("ANALYZE")
 
     def close(self, *, keep: bool = False) -> None:
         """Close every store and, unless ``keep``, drop what the run wrote on the server."""
@@ -417,6 +430,7 @@ def scale(
                         {"seed": seed, "peers": peers, "put_items_per_s": out["put_items_per_s"]}
                     )
                 )
+        systems.analyze()
         asks = speed.questions(queries, seed + 4)
         vectors = lookup.array(asks)  # query vectors computed up front: no embedding below
         rng = random.Random(seed + 5)
