@@ -44,6 +44,8 @@ Usage:
     uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo   # 1M
     uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo \
         --shapes many --peers pgvector   # 1M, memvault-pg and the raw query alone
+    uv run python bench/postgres.py ../shared/data/locomo --sizes 100000 --no-locomo \
+        --peers pgvector --keep /tmp/pgkeep   # filled once, searched again by later runs
 """
 
 from __future__ import annotations
