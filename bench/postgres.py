@@ -30,7 +30,8 @@ MiniLM's, each text embedded once per run (``CachedEmbedder``), so latency is re
 Part 2, scale: N synthetic memories (``bench/speed.py``'s texts and precomputed vectors) in few
 large namespaces (N over 100) or many small ones (100 each, one per user). Batched put
 throughput: every system is filled in batches of 100 items of one namespace, batch by batch in
-turn; search latency: 10 hits for a question in one namespace, query vectors precomputed, the
+turn; search latency (after ``ANALYZE`` of every table, so that plans do not change with
+autovacuum's timing): 10 hits for a question in one namespace, query vectors precomputed, the
 systems in a new random order for each question. "agrees with pgvector" is the share of a
 system's top 10 that the raw query also returns.
 
@@ -43,6 +44,8 @@ Usage:
     uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo   # 1M
     uv run python bench/postgres.py ../shared/data/locomo --sizes 1000000 --no-locomo \
         --shapes many --peers pgvector   # 1M, memvault-pg and the raw query alone
+    uv run python bench/postgres.py ../shared/data/locomo --sizes 100000 --no-locomo \
+        --peers pgvector --keep /tmp/pgkeep   # filled once, searched again by later runs
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import argparse
 import contextlib
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -98,22 +102,22 @@ class Memory:
 class PgvectorTable:
     """A plain pgvector table, written and queried as a user of pgvector alone would."""
 
-    def __init__(self, dsn: str, schema: str, dim: int) -> None:
+    def __init__(self, dsn: str, schema: str, dim: int, *, create: bool = True) -> None:
         import psycopg
         from pgvector.psycopg import register_vector
 
         self.connection = psycopg.connect(dsn, autocommit=True)
         register_vector(self.connection)  # numpy vectors in binary, as pgvector's docs do
         self.table = f"{schema}.items"
-        for statement in (
+        creates = (
             f"CREATE SCHEMA {schema}",
             f"CREATE TABLE {self.table} (id text NOT NULL, ns text NOT NULL, text text NOT NULL, "
             f"embedding vector({dim}) NOT NULL, words tsvector GENERATED ALWAYS AS "
             "(to_tsvector('english', text)) STORED, PRIMARY KEY (ns, id))",
             f"CREATE INDEX ON {self.table} USING hnsw (embedding vector_cosine_ops)",
             f"CREATE INDEX ON {self.table} USING gin (words)",
-            "SET hnsw.iterative_scan = strict_order",
-        ):
+        )
+        for statement in (*(creates if create else ()), "SET hnsw.iterative_scan = strict_order"):
             self.connection.execute(statement)
         self.query = (
             f"SELECT id, text FROM {self.table} WHERE ns = %s ORDER BY embedding <=> %s LIMIT %s"
@@ -171,7 +175,11 @@ class PgvectorTable:
 
 
 class Systems:
-    """Every system of one run on one server (see the module docstring), empty at first."""
+    """Every system of one run on one server (see the module docstring), empty at first.
+
+    With ``reuse``, the systems a kept run (``--keep``) filled under ``tag`` are opened as
+    they are, and :meth:`close` leaves them on the server.
+    """
 
     def __init__(
         self,
@@ -181,18 +189,22 @@ class Systems:
         embedder: Any,
         tag: str,
         peers: tuple[str, ...] = PEERS,
+        *,
+        reuse: bool = False,
     ) -> None:
         import psycopg
         from langgraph.store.postgres import PostgresStore
 
-        self.dsn, self.tag, self.exits = dsn, tag, contextlib.ExitStack()
+        self.server, self.dsn, self.tag, self.exits = server, dsn, tag, contextlib.ExitStack()
+        self.reuse = reuse
         self.memvault_pg = MemoryStore(
             backend=PostgresBackend(dsn, schema=f"mv_{tag}"), embedder=embedder
         )
         self.langgraph = None
         if "langgraph" in peers:
-            with psycopg.connect(dsn, autocommit=True) as admin:
-                admin.execute(f"CREATE DATABASE lg_{tag}")
+            if not reuse:
+                with psycopg.connect(dsn, autocommit=True) as admin:
+                    admin.execute(f"CREATE DATABASE lg_{tag}")
             self.langgraph = self.exits.enter_context(
                 PostgresStore.from_conn_string(
                     server.get_uri(f"lg_{tag}"),
@@ -204,7 +216,7 @@ class Systems:
                 )
             )
             self.langgraph.setup()
-        self.pgvector = PgvectorTable(dsn, f"pgv_{tag}", embedder.dim)
+        self.pgvector = PgvectorTable(dsn, f"pgv_{tag}", embedder.dim, create=not reuse)
         self.embedded = (
             MemoryStore(folder / f"embedded-{tag}", embedder=embedder)
             if "embedded" in peers
@@ -272,20 +284,37 @@ class Systems:
             systems["memvault-embedded dense"] = memvault(self.embedded, "dense")
         return systems
 
-    def close(self) -> None:
-        """Close every store and drop what the run wrote on the server."""
+    def analyze(self) -> None:
+        """``ANALYZE`` every table on the server, so that each system's plans are the planner's
+        with the statistics of the filled tables, not of whatever autovacuum had read by then."""
         import psycopg
 
+        with psycopg.connect(self.dsn, autocommit=True) as admin:
+            admin.execute(f"ANALYZE mv_{self.tag}.items")
+            admin.execute(f"ANALYZE pgv_{self.tag}.items")
+        if self.langgraph is not None:
+            with psycopg.connect(self.server.get_uri(f"lg_{self.tag}"), autocommit=True) as lg:
+                lg.execute("ANALYZE")
+
+    def close(self, *, keep: bool = False) -> None:
+        """Close every store and, unless ``keep``, drop what the run wrote on the server."""
         for store in (self.memvault_pg, self.embedded):
             if store is not None:
                 store.close()
         self.pgvector.close()
         self.exits.close()
-        with psycopg.connect(self.dsn, autocommit=True) as admin:
-            admin.execute(f"DROP SCHEMA mv_{self.tag} CASCADE")
-            admin.execute(f"DROP SCHEMA pgv_{self.tag} CASCADE")
-            if self.langgraph is not None:
-                admin.execute(f"DROP DATABASE lg_{self.tag} WITH (FORCE)")
+        if not keep:
+            drop(self.dsn, self.tag)
+
+
+def drop(dsn: str, tag: str) -> None:
+    """Drop what :class:`Systems` of ``tag`` wrote on the server, where it is there."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS mv_{tag} CASCADE")
+        admin.execute(f"DROP SCHEMA IF EXISTS pgv_{tag} CASCADE")
+        admin.execute(f"DROP DATABASE IF EXISTS lg_{tag} WITH (FORCE)")
 
 
 def timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -305,6 +334,8 @@ def locomo(
     if not files:
         raise SystemExit(f"no LoCoMo *.json files in {data}")
     embedder = CachedEmbedder()
+    drop(dsn, "locomo")  # what a kept run (--keep) stopped before its end left
+    shutil.rmtree(folder / "embedded-locomo", ignore_errors=True)
     systems = Systems(server, dsn, folder, embedder, "locomo")
     asked: list[tuple[Namespace, dict]] = []
     try:
@@ -367,32 +398,41 @@ def scale(
     queries: int,
     seed: int,
     peers: tuple[str, ...] = PEERS,
+    keep: bool = False,
 ) -> dict:
     """Batched put throughput and search latency at ``size`` memories: memvault-pg and
-    ``peers`` (see :data:`PEERS`)."""
+    ``peers`` (see :data:`PEERS`).
+
+    With ``keep``, the filled systems stay on the server and in ``folder``, with a note of the
+    fill (``filled-<shape>_<size>.json``: seed, peers, put throughput); a later run finding that
+    note for the same seed and peers searches them as they are and reports the fill's put
+    throughput.
+    """
     load = speed.workload(real, size, seed=seed, per_namespace=SHAPES[shape])
     lookup = speed.LookupEmbedder(dict(zip(load.corpus, load.vectors)), real)
-    systems = Systems(server, dsn, folder, lookup, f"{shape}_{size}", peers)
+    tag = f"{shape}_{size}"
+    note = folder / f"filled-{tag}.json"
+    filled = json.loads(note.read_text()) if keep and note.exists() else None
+    reuse = filled is not None and filled["seed"] == seed and set(peers) <= set(filled["peers"])
+    if not reuse:  # what an earlier kept run left, filled otherwise or not to the end
+        note.unlink(missing_ok=True)
+        drop(dsn, tag)
+        shutil.rmtree(folder / f"embedded-{tag}", ignore_errors=True)
+    systems = Systems(server, dsn, folder, lookup, tag, peers, reuse=reuse)
     out: dict[str, Any] = {"size": size, "shape": shape, "namespaces": load.spaces}
     try:
-        put = systems.put()
-        batches = [
-            (namespace, rows[at : at + BATCH])
-            for namespace, rows in load.by_namespace.items()
-            for at in range(0, len(rows), BATCH)
-        ]
-        spent = dict.fromkeys(put, 0.0)
-        names = list(put)
-        for number, (namespace, rows) in enumerate(batches):
-            memories = [
-                Memory(f"k{i}", {"text": load.corpus[i], "n": i}, load.corpus[i], load.vectors[i])
-                for i in rows
-            ]
-            shift = number % len(names)  # each system first in turn
-            for name in names[shift:] + names[:shift]:
-                spent[name] += timed(put[name], namespace, memories, None)[1]
-        out["put_items_per_s"] = {name: round(size / spent[name], 1) for name in put}
-
+        if reuse:
+            assert filled is not None
+            out["put_items_per_s"] = filled["put_items_per_s"]
+        else:
+            out["put_items_per_s"] = fill(systems, load)
+            if keep:
+                note.write_text(
+                    json.dumps(
+                        {"seed": seed, "peers": peers, "put_items_per_s": out["put_items_per_s"]}
+                    )
+                )
+        systems.analyze()
         asks = speed.questions(queries, seed + 4)
         vectors = lookup.array(asks)  # query vectors computed up front: no embedding below
         rng = random.Random(seed + 5)
@@ -435,8 +475,29 @@ def scale(
             out["put_items_per_s"]["memvault-pg"] / out["put_items_per_s"]["pgvector"], 3
         )
     finally:
-        systems.close()
+        systems.close(keep=keep)
     return out
+
+
+def fill(systems: Systems, load: speed.Workload) -> dict[str, float]:
+    """Put ``load`` into every system in batches, in turn; their put throughput (items/s)."""
+    put = systems.put()
+    batches = [
+        (namespace, rows[at : at + BATCH])
+        for namespace, rows in load.by_namespace.items()
+        for at in range(0, len(rows), BATCH)
+    ]
+    spent = dict.fromkeys(put, 0.0)
+    names = list(put)
+    for number, (namespace, rows) in enumerate(batches):
+        memories = [
+            Memory(f"k{i}", {"text": load.corpus[i], "n": i}, load.corpus[i], load.vectors[i])
+            for i in rows
+        ]
+        shift = number % len(names)  # each system first in turn
+        for name in names[shift:] + names[:shift]:
+            spent[name] += timed(put[name], namespace, memories, None)[1]
+    return {name: round(len(load.corpus) / spent[name], 1) for name in put}
 
 
 # -- report ----------------------------------------------------------------------------------
@@ -493,8 +554,9 @@ def scale_tables(results: list[dict]) -> str:
 
 
 @contextlib.contextmanager
-def postgres_server(folder: Path) -> Iterator[tuple[Any, str]]:
-    server, dsn = start_server(folder)
+def postgres_server(folder: Path, *, keep: bool = False) -> Iterator[tuple[Any, str]]:
+    """A server with its data in ``folder/pgdata``, deleted afterwards unless ``keep``."""
+    server, dsn = start_server(folder, cleanup_mode="stop" if keep else "delete")
     try:
         yield server, dsn
     finally:
@@ -517,6 +579,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--ci", action="store_true", help="CI size: 1 conversation, N = 1000")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="a folder for the server's data and part 2's filled systems, kept after the run; "
+        "a later run with the same folder, seed and peers searches them without filling again",
+    )
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     if args.ci:
@@ -531,8 +599,10 @@ def main(argv: list[str] | None = None) -> dict:
         parser.error(f"--peers: pgvector and any of {[p for p in PEERS if p != 'pgvector']}")
     args.out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"scale": []}
-    with tempfile.TemporaryDirectory() as tmp, postgres_server(Path(tmp)) as (server, dsn):
-        folder = Path(tmp)
+    with contextlib.ExitStack() as exits:
+        folder = args.keep or Path(exits.enter_context(tempfile.TemporaryDirectory()))
+        folder.mkdir(parents=True, exist_ok=True)
+        server, dsn = exits.enter_context(postgres_server(folder, keep=args.keep is not None))
         if not args.no_locomo:
             results["locomo"] = locomo(
                 server, dsn, folder, args.data, args.conversations, args.seed
@@ -553,6 +623,7 @@ def main(argv: list[str] | None = None) -> dict:
                     queries=args.queries,
                     seed=args.seed,
                     peers=peers,
+                    keep=args.keep is not None,
                 )
                 results["scale"].append(got)
                 (args.out / "postgres.json").write_text(json.dumps(results, indent=2))

