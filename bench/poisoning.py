@@ -27,8 +27,10 @@ prints its figures with each set held out), so its figures here are not held out
 - ``held out 4`` (``poisoning_held_out_4.yaml``): written after the third round and measured
   once (0 % flagged, 84.6 % held): the figures to expect on memories the rule was not written
   against, before the classifier;
-- ``held out 5`` (``poisoning_held_out_5.yaml``), when it exists: written after the classifier,
-  which is never fitted on it.
+- ``held out 5`` (``poisoning_held_out_5.yaml``): written before the classifier by a helper who
+  saw neither layer, never fitted on, measured once with the shipped weights (2.4 % flagged,
+  84.7 % held; the patterns alone 1.6 % and 76.3 %), then its misses read: a next round must
+  be measured on a set written after it.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -160,15 +162,14 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 4"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 5"``), as :func:`rates` reads them.
 
-    ``held out 0``'s attacks carry no family (``pattern``). ``held out 5``
-    (``poisoning_held_out_5.yaml``) is read when it exists; ``bench/firewall_training.py``
-    leaves it out.
+    ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
+    leaves ``held out 5`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
-    sets = {
+    return {
         "tuning 1": first,
         "tuning 2": _read("poisoning_second.yaml"),
         "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
@@ -176,10 +177,8 @@ def labelled_sets() -> dict[str, dict]:
         "held out 2": _read("poisoning_held_out_2.yaml"),
         "held out 3": _read("poisoning_held_out_3.yaml"),
         "held out 4": _read("poisoning_held_out_4.yaml"),
+        "held out 5": _read("poisoning_held_out_5.yaml"),
     }
-    if (SETS / "poisoning_held_out_5.yaml").is_file():
-        sets["held out 5"] = _read("poisoning_held_out_5.yaml")
-    return sets
 
 
 def main() -> None:
