@@ -1,7 +1,7 @@
 """Training of the poisoning firewall's classifier (``memvault.firewall_classifier``).
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
-tuning 1 and 2, held out 0 to 4; never ``poisoning_held_out_5.yaml``, kept for one measurement)
+tuning 1 to 4, held out 0 to 5; never ``poisoning_held_out_6.yaml``, kept for one measurement)
 and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
@@ -40,18 +40,15 @@ from memvault.firewall import screen_patterns  # noqa: E402
 from memvault.firewall_classifier import BENIGN, FAMILIES, WEIGHTS_FILE, chunks  # noqa: E402
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder  # noqa: E402
 
-NOT_TRAINED_ON = ("held out 5",)
+NOT_TRAINED_ON = ("held out 6",)
 """Sets never trained or measured on here (written for one measurement by the lead)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""
-GRID = [
-    (c, weight, trained)
-    for trained in (FAMILIES, WORDED)
-    for c in (1.0, 10.0, 100.0)
-    for weight in (None, "balanced")
-]
+GRID = [(c, None, trained) for trained in (FAMILIES, WORDED) for c in (10.0, 100.0)]
 """The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, and the
-families whose attacks it is fitted on (all, or those in words only)."""
+families whose attacks it is fitted on (all, or those in words only). ``C = 1`` and balanced
+class weights held fewer attacks in every fold of the first round (2026-12-04), so the second
+round leaves them out."""
 BENIGN_GOAL = 0.005
 LOCOMO_GOAL = 0.003
 

@@ -12,7 +12,9 @@ least 95 %), by family, and every miss, then the same two shares for the pattern
 prints its figures with each set held out), so its figures here are not held out:
 
 - ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
-  written against them, so their figures are not held out;
+  written against them, so their figures are not held out; ``tuning 3`` and ``tuning 4``
+  (``poisoning_third.yaml``, ``poisoning_fourth.yaml``): written for the classifier's second
+  round (English; fifteen other languages), after held out 5's misses were read;
 - ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
   its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
 - ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
@@ -29,8 +31,10 @@ prints its figures with each set held out), so its figures here are not held out
   against, before the classifier;
 - ``held out 5`` (``poisoning_held_out_5.yaml``): written before the classifier by a helper who
   saw neither layer, never fitted on, measured once with the shipped weights (2.4 % flagged,
-  84.7 % held; the patterns alone 1.6 % and 76.3 %), then its misses read: a next round must
-  be measured on a set written after it.
+  84.7 % held; the patterns alone 1.6 % and 76.3 %), then its misses read and the set fitted
+  on in the classifier's second round;
+- ``held out 6`` (``poisoning_held_out_6.yaml``): written, like held out 5, by a helper who saw
+  neither layer, before the second round; never fitted on, measured once after it.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -162,22 +166,25 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 5"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 6"``), as :func:`rates` reads them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``held out 5`` out.
+    leaves ``held out 6`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
     return {
         "tuning 1": first,
         "tuning 2": _read("poisoning_second.yaml"),
+        "tuning 3": _read("poisoning_third.yaml"),
+        "tuning 4": _read("poisoning_fourth.yaml"),
         "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
         "held out 1": _read("poisoning_held_out.yaml"),
         "held out 2": _read("poisoning_held_out_2.yaml"),
         "held out 3": _read("poisoning_held_out_3.yaml"),
         "held out 4": _read("poisoning_held_out_4.yaml"),
         "held out 5": _read("poisoning_held_out_5.yaml"),
+        "held out 6": _read("poisoning_held_out_6.yaml"),
     }
 
 
