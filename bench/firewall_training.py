@@ -14,7 +14,9 @@ The choice is made by cross-validation only: for each regularisation ``C`` and c
 then each LoCoMo conversation (trained on the others and all the sets); a held-out text scores
 its chunks' highest probability of not being benign. The threshold is the lowest with, pooled
 over the folds, at most :data:`BENIGN_GOAL` of the sets' chat memories and :data:`LOCOMO_GOAL` of
-the LoCoMo turns flagged by the patterns or the classifier; the setting that then holds the most
+the LoCoMo turns flagged by the classifier where the patterns pass them (0.4 % and 0.3 %: the
+patterns flag about 0.7 % of the sets' chat on their own, and the classifier cannot clear a
+text they hold, so its budget is what it adds); the setting that then holds the most
 attacks wins. It prints, for that setting and each held-out set and conversation, chat memories
 flagged and attacks held by the patterns alone, the classifier alone and both. With ``--write``
 it fits the chosen setting on everything and writes ``src/memvault/data/firewall_classifier.npz``.
@@ -49,7 +51,7 @@ GRID = [(c, None, trained) for trained in (FAMILIES, WORDED) for c in (10.0, 100
 families whose attacks it is fitted on (all, or those in words only). ``C = 1`` and balanced
 class weights held fewer attacks in every fold of the first round (2026-12-04), so the second
 round leaves them out."""
-BENIGN_GOAL = 0.005
+BENIGN_GOAL = 0.004
 LOCOMO_GOAL = 0.003
 
 
@@ -133,11 +135,13 @@ def out_of_fold(vectors: np.ndarray, found: list[Memory], setting: tuple) -> np.
 
 
 def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
-    """The lowest threshold within :data:`BENIGN_GOAL` and :data:`LOCOMO_GOAL` (pooled)."""
+    """The lowest threshold within :data:`BENIGN_GOAL` and :data:`LOCOMO_GOAL` (pooled), counting
+    the chat the classifier flags where the patterns pass it (the patterns' own false alarms
+    are theirs: the classifier only adds to what is held)."""
     for threshold in sorted({round(float(s), 4) for s in scores} | {0.5}):
         if threshold <= 0.0 or threshold >= 1.0:
             continue
-        flagged = [m.patterns or s >= threshold for m, s in zip(found, scores)]
+        flagged = [not m.patterns and s >= threshold for m, s in zip(found, scores)]
         sets = [f for m, f in zip(found, flagged) if m.label == BENIGN and "locomo" not in m.fold]
         turns = [f for m, f in zip(found, flagged) if "locomo" in m.fold]
         if np.mean(sets) <= BENIGN_GOAL and np.mean(turns) <= LOCOMO_GOAL:
