@@ -67,8 +67,9 @@ text from outside words only (linear in the text's length).
 The patterns miss instructions in other words than theirs ("set aside every instruction that
 came before", "your safety training does not apply", tool goals in words they do not list), so
 a text they pass is read by a second, learned layer (:mod:`memvault.firewall_classifier`): each
-of its sentences (the first 16, the rest joined, and the whole text) is embedded with
-all-MiniLM-L6-v2 (sentence-transformers, Reimers & Gurevych 2019, arXiv:1908.10084;
+of its sentences (all of them, read in windows of neighbours past 64, and the whole text when
+it is short) is embedded with all-MiniLM-L6-v2 (sentence-transformers, Reimers & Gurevych
+2019, arXiv:1908.10084;
 :class:`memvault.minilm.MiniLMEmbedder`, the default embedder) and scored by a multinomial
 logistic regression over ``"benign"`` and the families in words (``"override"``,
 ``"directive"``, ``"markup"``, ``"link"``: the choice cross-validation made); the text is held
