@@ -70,8 +70,8 @@ if TYPE_CHECKING:
 _UsageError: Any = typer.BadParameter.__base__
 _ClickException: Any = _UsageError.__base__
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
