@@ -444,7 +444,7 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
     saying why (``    held: override: 'Ignore all previous instructions'``), wherever it is
     printed (``get``, ``list``, ``search``).
     """
-    from memvault.firewall import held
+    from memvault.firewall import held_many
     from memvault.moments import validity_text
 
     if as_json:
@@ -452,7 +452,8 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         return
     if not items:
         out.print("no memories found")
-    for rank, item in enumerate(items, 1):
+    reasons = held_many([item.value for item in items])
+    for rank, (item, reason) in enumerate(zip(items, reasons), 1):
         score = f"{item.score:.3f} " if item.score is not None else ""
         where = f"{format_namespace_path(item.namespace)} {item.key}"
         speaker = item.value.get("speaker")
@@ -460,7 +461,6 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         when = validity_text(item.valid_from, item.valid_to)
         line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
         out.print(_shown(line), markup=False)
-        reason = held(item.value)
         if reason is not None:
             out.print(_shown(f"    held: {reason}"), markup=False)
 
