@@ -23,13 +23,13 @@ import importlib.metadata
 import ipaddress
 import json
 import re
-import socket
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memvault.agent import MemoryScope
 from memvault.errors import InvalidArgumentError, MemvaultError, shown, validation_problem
+from memvault.listening import listening_socket
 from memvault.memory_tools import MEMORY_TOOLS, arun_memory_tool
 from memvault.moments import day_text
 from memvault.truncation import truncated
@@ -249,47 +249,6 @@ def check_host(host: Any, allow_remote: bool = False, *, why: str = NO_AUTHENTIC
     return host
 
 
-FREE_PORT_HINT = "give another --port"
-"""How to get past a port in use (:func:`listening_socket`); the inspector adds ``--port 0``."""
-
-
-def listening_socket(host: str, port: int, *, fix: str = FREE_PORT_HINT) -> socket.socket:
-    """A listening TCP socket on ``host:port``.
-
-    The one place the MCP server's HTTP transport and the inspector (``memvault ui``) bind.
-
-    Args:
-        host: The address to bind (checked first with :func:`check_host`).
-        port: The TCP port, 0 to 65535 (0 picks a free one).
-        fix: What to do when the address cannot be bound, for the message.
-
-    Returns:
-        The socket, bound and listening; the caller closes it.
-
-    Raises:
-        InvalidArgumentError: If the address cannot be bound (a port in use, an address not
-            this machine's): ``cannot listen on HOST port PORT (Address already in use): give
-            another --port``.
-    """
-    try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    except OSError as error:
-        raise InvalidArgumentError(
-            f"cannot listen on {host} port {port} ({error}): {fix}"
-        ) from None
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-        listener.listen(128)
-    except OSError as error:
-        listener.close()
-        raise InvalidArgumentError(
-            f"cannot listen on {host} port {port} ({error.strerror}): {fix}"
-        ) from None
-    return listener
-
-
 def serve(
     scope: MemoryScope,
     transport: str = "stdio",
@@ -310,8 +269,8 @@ def serve(
 
     Raises:
         InvalidArgumentError: On an unknown transport, a host refused by :func:`check_host`,
-            an address that cannot be bound (:func:`listening_socket`: a port in use), or
-            without the MCP SDK.
+            an address that cannot be bound (:func:`memvault.listening.listening_socket`: a
+            port in use), or without the MCP SDK.
     """
     if transport not in TRANSPORTS:
         raise InvalidArgumentError(

@@ -33,7 +33,7 @@ from memvault.errors import (
 from memvault.inspector import DEFAULT_PORT, actions, views
 from memvault.inspector.render import error_page
 from memvault.inspector.security import Guard, Secrets
-from memvault.mcp_server import FREE_PORT_HINT, listening_socket
+from memvault.listening import FREE_PORT_HINT, listening_socket
 from memvault.store import MemoryStore
 
 STATIC = Path(__file__).parent / "static"
