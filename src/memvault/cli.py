@@ -1200,7 +1200,8 @@ def mcp(
     'memvault[mcp]'. With --transport http the server listens at http://HOST:PORT/mcp, on
     127.0.0.1 unless --allow-remote.
     """
-    from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
+    from memvault.listening import check_host
+    from memvault.mcp_server import NO_AUTHENTICATION, TRANSPORTS, require_sdk, serve
 
     if transport not in TRANSPORTS:
         raise typer.BadParameter(
@@ -1208,7 +1209,7 @@ def mcp(
             param_hint="'--transport'",
         )
     if transport == "http":
-        check_host(host, allow_remote)
+        check_host(host, allow_remote, why=NO_AUTHENTICATION)
     settings, config_ids = _mcp_settings(config)
     if user is not None and not user.strip():
         raise typer.BadParameter(
@@ -1297,7 +1298,7 @@ def ui(
     why, and releases one after review (as memvault release does). Runs until Ctrl-C.
     Needs pip install 'memvault[ui]'.
     """
-    from memvault.mcp_server import check_host
+    from memvault.listening import check_host
 
     check_host(host, allow_remote, why=UI_EXPOSES)
     try:

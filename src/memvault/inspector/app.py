@@ -147,7 +147,7 @@ def serve(
     Args:
         store: The store to show and change.
         host: The address to bind; check it first
-            (:func:`memvault.mcp_server.check_host`, as ``memvault ui`` does).
+            (:func:`memvault.listening.check_host`, as ``memvault ui`` does).
         port: The TCP port, 0 to 65535; 0 picks a free one (default
             :data:`~memvault.inspector.DEFAULT_PORT`, 8766).
         open_browser: Open the URL in the default browser.

@@ -1,5 +1,5 @@
-"""The inspector binds its port through :mod:`memvault.listening`: importing its app does not
-import the MCP server module."""
+"""The inspector checks its host and binds its port through :mod:`memvault.listening`: importing
+its app does not import the MCP server module."""
 
 import subprocess
 import sys
