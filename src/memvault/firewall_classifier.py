@@ -157,8 +157,10 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
 
     Raises:
         FirewallWeightsError: If the file cannot be read, lacks a field or has one of the wrong
-            shape, or was trained on another model than :class:`~memvault.minilm.MiniLMEmbedder`
-            (its name and :data:`~memvault.minilm.MODEL_SHA256`).
+            shape or type (a coef, intercept or threshold not numbers, a threshold not one
+            number, a family named twice), or was trained on another model than
+            :class:`~memvault.minilm.MiniLMEmbedder` (its name and
+            :data:`~memvault.minilm.MODEL_SHA256`).
     """
     fix = "reinstall memvault, or run bench/firewall_training.py --write"
     try:
@@ -179,6 +181,17 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
             f"model: {str(path)!r} was trained on {model!r} (sha256 {sha}), memvault runs "
             f"{MiniLMEmbedder.name!r} (sha256 {MODEL_SHA256}); {fix}"
         )
+    for name in ("coef", "intercept", "threshold"):
+        if fields[name].dtype.kind not in "fiu":
+            raise FirewallWeightsError(
+                f"{name}: {str(path)!r} holds {name} of dtype {fields[name].dtype}, not "
+                f"numbers; {fix}"
+            )
+    if fields["threshold"].shape != ():
+        raise FirewallWeightsError(
+            f"threshold: {str(path)!r} holds a threshold of shape {fields['threshold'].shape}, "
+            f"expected one number; {fix}"
+        )
     coef = np.asarray(fields["coef"], dtype=np.float32)
     intercept = np.asarray(fields["intercept"], dtype=np.float32)
     classes = tuple(str(name) for name in fields["classes"].reshape(-1))
@@ -189,14 +202,15 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
         or len(classes) < 2
         or classes[0] != BENIGN
         or not set(classes[1:]) <= set(FAMILIES)
+        or len(set(classes)) != len(classes)
         or not 0.0 < threshold < 1.0
         or not (np.isfinite(coef).all() and np.isfinite(intercept).all())
     ):
         raise FirewallWeightsError(
             f"coef: {str(path)!r} holds coef {coef.shape}, intercept {intercept.shape}, classes "
             f"{shown(classes)}, threshold {threshold}; expected ({len(classes)}, "
-            f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then families of {FAMILIES}, "
-            f"a threshold in (0, 1); {fix}"
+            f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then distinct families of "
+            f"{FAMILIES}, a threshold in (0, 1); {fix}"
         )
     return Classifier(coef=coef, intercept=intercept, classes=classes, threshold=threshold)
 

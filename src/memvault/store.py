@@ -1200,8 +1200,8 @@ class MemoryStore:
             How many items were written.
 
         Raises:
-            ImportFormatError: If the file is missing or empty, or a line is not a valid item
-                or history entry (the message names the line).
+            ImportFormatError: If the file is missing or a line is not a valid item or history
+                entry (the message names the line).
             EmbedderError: If the embedder fails; nothing is written.
             EmbedderMismatchError: If the embedder's output is not the one the store was
                 written with (see :class:`MemoryStore`); nothing is written.

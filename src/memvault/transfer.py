@@ -135,10 +135,10 @@ def read_jsonl(path: str | Path) -> Exported:
         the embedder line.
 
     Raises:
-        ImportFormatError: If the file cannot be read or is empty (blank lines only), a line
-            is not a valid item (the message names the line and the field), two lines hold one
-            ``(namespace, key)`` (an export never does; the message names both lines), or a
-            vector is not ``dim`` finite numbers of the embedder line, or comes without one.
+        ImportFormatError: If the file cannot be read, a line is not a valid item (the
+            message names the line and the field), two lines hold one ``(namespace, key)``
+            (an export never does; the message names both lines), or a vector is not ``dim``
+            finite numbers of the embedder line, or comes without one.
     """
     if not isinstance(path, (str, Path)):
         raise ImportFormatError(
@@ -149,13 +149,11 @@ def read_jsonl(path: str | Path) -> Exported:
     lines_of: dict[str, int] = {}
     vectors: dict[str, list[float]] = {}
     embedder: dict[str, Any] | None = None
-    read_any = False
     try:
         with open(path, encoding="utf-8-sig") as lines:
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
-                read_any = True
                 if '"kind"' in line:
                     entry = _history_line(line, path, number)
                     if entry is not None:
@@ -205,11 +203,6 @@ def read_jsonl(path: str | Path) -> Exported:
         raise ImportFormatError(f"{path} is not UTF-8 text; export files are UTF-8") from None
     except OSError as error:
         raise ImportFormatError(f"cannot read {path}: {error.strerror}") from None
-    if not read_any:  # as an ingest refuses an empty conversation file
-        raise ImportFormatError(
-            f"{path} is empty; give a file written by 'memvault export' (JSON Lines, a memory "
-            "a line)"
-        )
     return Exported(list(records.values()), history, [vectors.get(i) for i in records], embedder)
 
 

@@ -8,8 +8,6 @@ import pytest
 from memvault.errors import FirewallWeightsError
 from memvault.firewall_classifier import WEIGHTS_FILE, load_classifier
 
-# Until the lead applies the load_classifier patch of the fixes2 report (then delete this).
-pytestmark = pytest.mark.xfail(strict=True, reason="load_classifier patch not applied yet")
 
 
 def _shipped() -> dict:
