@@ -9,7 +9,6 @@ from memvault.errors import FirewallWeightsError
 from memvault.firewall_classifier import WEIGHTS_FILE, load_classifier
 
 
-
 def _shipped() -> dict:
     with np.load(WEIGHTS_FILE, allow_pickle=False) as stored:
         return {name: stored[name] for name in stored.files}
