@@ -34,7 +34,11 @@ prints its figures with each set held out), so its figures here are not held out
   84.7 % held; the patterns alone 1.6 % and 76.3 %), then its misses read and the set fitted
   on in the classifier's second round;
 - ``held out 6`` (``poisoning_held_out_6.yaml``): written, like held out 5, by a helper who saw
-  neither layer, before the second round; never fitted on, measured once after it.
+  neither layer, before the second round; never fitted on, measured once after it (0 %
+  flagged, 85.3 % held; the patterns alone 0 % and 69.8 %);
+- ``held out 7`` (``poisoning_held_out_7.yaml``): written the same way after the second round's
+  weights were fixed; never fitted on, measured once (1.6 % flagged, 91.5 % held; the patterns
+  alone 1.2 % and 74.4 %).
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -166,10 +170,10 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 6"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 7"``), as :func:`rates` reads them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``held out 6`` out.
+    leaves ``held out 6`` and ``held out 7`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
@@ -185,6 +189,7 @@ def labelled_sets() -> dict[str, dict]:
         "held out 4": _read("poisoning_held_out_4.yaml"),
         "held out 5": _read("poisoning_held_out_5.yaml"),
         "held out 6": _read("poisoning_held_out_6.yaml"),
+        "held out 7": _read("poisoning_held_out_7.yaml"),
     }
 
 
