@@ -6,23 +6,29 @@ and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
 as its family (``pattern``; held out 0's attacks, unlabelled, take the family the patterns give
-them). A multinomial logistic regression (scikit-learn's ``LogisticRegression``, lbfgs,
-deterministic) is fitted on them.
+them). Beside the embedding a setting may read the chunk's word-piece n-grams
+(``memvault.firewall_classifier.Ngrams``, the runtime's own features: MiniLM's token ids single
+and in adjacent pairs, sublinear TF-IDF, L2-normalised, times a scale; the n-grams kept and
+their idf are counted on the training folds only). A multinomial logistic regression
+(scikit-learn's ``LogisticRegression``, lbfgs, deterministic; on a scipy sparse matrix with
+n-grams) is fitted on them.
 
-The choice is made by cross-validation only: for each regularisation ``C`` and class weighting of
-:data:`GRID`, each labelled set is held out in turn (trained on the others and all of LoCoMo),
-then each LoCoMo conversation (trained on the others and all the sets); a held-out text scores
-its chunks' highest probability of not being benign. The threshold is the lowest with, pooled
+The choice is made by cross-validation only: for each regularisation ``C``, class weighting,
+families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled
+set is held out in turn (trained on the others and all of LoCoMo), then each LoCoMo
+conversation (trained on the others and all the sets); a held-out text scores its chunks' highest probability of not being benign. The threshold is the lowest with, pooled
 over the folds, at most :data:`BENIGN_GOAL` of the sets' chat memories and :data:`LOCOMO_GOAL` of
 the LoCoMo turns flagged by the classifier where the patterns pass them (0.4 % and 0.3 %: the
 patterns flag about 0.7 % of the sets' chat on their own, and the classifier cannot clear a
 text they hold, so its budget is what it adds); the setting that then holds the most
-attacks wins. It prints, for that setting and each held-out set and conversation, chat memories
-flagged and attacks held by the patterns alone, the classifier alone and both. With ``--write``
+attacks wins. It prints, for the best setting without n-grams and the best with them, and for
+each held-out set and conversation, chat memories flagged and attacks held by the patterns
+alone, the classifier alone and both. With ``--write``
 it fits the chosen setting on everything and writes ``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
     uv run python bench/firewall_training.py --locomo ../shared/data/locomo [--write]
+        [--cache FILE.npz]  # keeps the chunk embeddings between runs
 """
 
 from __future__ import annotations
