@@ -14,17 +14,17 @@ their idf are counted on the training folds only). A multinomial logistic regres
 n-grams) is fitted on them.
 
 The choice is made by cross-validation only: for each regularisation ``C``, class weighting,
-families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled
-set is held out in turn (trained on the others and all of LoCoMo), then each LoCoMo
-conversation (trained on the others and all the sets); a held-out text scores its chunks' highest probability of not being benign. The threshold is the lowest with, pooled
-over the folds, at most :data:`BENIGN_GOAL` of the sets' chat memories and :data:`LOCOMO_GOAL` of
-the LoCoMo turns flagged by the classifier where the patterns pass them (0.4 % and 0.3 %: the
-patterns flag about 0.7 % of the sets' chat on their own, and the classifier cannot clear a
-text they hold, so its budget is what it adds); the setting that then holds the most
-attacks wins. It prints, for the best setting without n-grams and the best with them, and for
-each held-out set and conversation, chat memories flagged and attacks held by the patterns
-alone, the classifier alone and both. With ``--write``
-it fits the chosen setting on everything and writes ``src/memvault/data/firewall_classifier.npz``.
+families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled set is
+held out in turn (trained on the others and all of LoCoMo), then each LoCoMo conversation (trained
+on the others and all the sets); a held-out text scores its chunks' highest probability of not being
+benign. The threshold is the lowest with, pooled over the folds, at most :data:`BENIGN_GOAL` of the
+sets' chat memories and :data:`LOCOMO_GOAL` of the LoCoMo turns flagged by the classifier where the
+patterns pass them (0.4 % and 0.3 %: the patterns flag about 0.7 % of the sets' chat on their own,
+and the classifier cannot clear a text they hold, so its budget is what it adds); the setting that
+then holds the most attacks wins. It prints, for the best setting without n-grams and the best with
+them, and for each held-out set and conversation, chat memories flagged and attacks held by the
+patterns alone, the classifier alone and both. With ``--write`` it fits the chosen setting on
+everything and writes ``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
     uv run python bench/firewall_training.py --locomo ../shared/data/locomo [--write]
