@@ -70,8 +70,8 @@ if TYPE_CHECKING:
 _UsageError: Any = typer.BadParameter.__base__
 _ClickException: Any = _UsageError.__base__
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -444,7 +444,7 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
     saying why (``    held: override: 'Ignore all previous instructions'``), wherever it is
     printed (``get``, ``list``, ``search``).
     """
-    from memvault.firewall import held
+    from memvault.firewall import held_many
     from memvault.moments import validity_text
 
     if as_json:
@@ -452,7 +452,8 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         return
     if not items:
         out.print("no memories found")
-    for rank, item in enumerate(items, 1):
+    reasons = held_many([item.value for item in items])
+    for rank, (item, reason) in enumerate(zip(items, reasons), 1):
         score = f"{item.score:.3f} " if item.score is not None else ""
         where = f"{format_namespace_path(item.namespace)} {item.key}"
         speaker = item.value.get("speaker")
@@ -460,7 +461,6 @@ def _print_items(items: list[MemoryItem], as_json: bool) -> None:
         when = validity_text(item.valid_from, item.valid_to)
         line = f"{rank:>2}. {score}[{where}] {said}{item.text} ({when}){_written_by(item)}"
         out.print(_shown(line), markup=False)
-        reason = held(item.value)
         if reason is not None:
             out.print(_shown(f"    held: {reason}"), markup=False)
 
@@ -1200,7 +1200,8 @@ def mcp(
     'memvault[mcp]'. With --transport http the server listens at http://HOST:PORT/mcp, on
     127.0.0.1 unless --allow-remote.
     """
-    from memvault.mcp_server import TRANSPORTS, check_host, require_sdk, serve
+    from memvault.listening import check_host
+    from memvault.mcp_server import NO_AUTHENTICATION, TRANSPORTS, require_sdk, serve
 
     if transport not in TRANSPORTS:
         raise typer.BadParameter(
@@ -1208,7 +1209,7 @@ def mcp(
             param_hint="'--transport'",
         )
     if transport == "http":
-        check_host(host, allow_remote)
+        check_host(host, allow_remote, why=NO_AUTHENTICATION)
     settings, config_ids = _mcp_settings(config)
     if user is not None and not user.strip():
         raise typer.BadParameter(
@@ -1297,7 +1298,7 @@ def ui(
     why, and releases one after review (as memvault release does). Runs until Ctrl-C.
     Needs pip install 'memvault[ui]'.
     """
-    from memvault.mcp_server import check_host
+    from memvault.listening import check_host
 
     check_host(host, allow_remote, why=UI_EXPOSES)
     try:

@@ -312,7 +312,7 @@ def parse_messages(messages: Any, *, source: str, prefix: str | None = None) -> 
             Turn(
                 key=f"{prefix or source}:{number}",
                 text=text,
-                speaker=message.get("name") or message["role"],
+                speaker=message.get("name") or message["role"].strip(),
                 turn_id=str(number),
                 timestamp=_timestamp(message.get("timestamp"), source, where),
                 origin="assistant" if role in ASSISTANT_ROLES else "user",

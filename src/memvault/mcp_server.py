@@ -14,22 +14,21 @@ block.
 Built on the official MCP Python SDK: ``pip install 'memvault[mcp]'``. Two transports:
 ``stdio`` (a desktop client starts the server) and ``http`` (streamable HTTP at
 ``http://HOST:PORT/mcp``), bound to a loopback address unless told otherwise
-(:func:`check_host`).
+(:func:`memvault.listening.check_host`).
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import ipaddress
 import json
 import re
-import socket
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memvault.agent import MemoryScope
 from memvault.errors import InvalidArgumentError, MemvaultError, shown, validation_problem
+from memvault.listening import check_host, listening_socket
 from memvault.memory_tools import MEMORY_TOOLS, arun_memory_tool
 from memvault.moments import day_text
 from memvault.truncation import truncated
@@ -45,9 +44,6 @@ TRANSPORTS = ("stdio", "http")
 
 DEFAULT_PORT = 8765
 """The port of the HTTP transport unless told another."""
-
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-"""Hosts the HTTP transport binds to without ``allow_remote``."""
 
 INSTRUCTIONS = (
     "Long-term memory about the user, kept across conversations: recall before answering "
@@ -210,84 +206,7 @@ def build_server(scope: MemoryScope) -> Server[Any]:
 NO_AUTHENTICATION = (
     "the MCP server has no authentication, so anyone who reaches it reads the memories"
 )
-"""Why :func:`check_host` refuses another host for the MCP server."""
-
-
-def check_host(host: Any, allow_remote: bool = False, *, why: str = NO_AUTHENTICATION) -> str:
-    """The host a local server binds to: a loopback one unless ``allow_remote``.
-
-    The MCP server's HTTP transport has no authentication of its own: bound to another
-    address, anyone who reaches it reads and changes the user's memories. The inspector
-    (``memvault ui``) checks its host here too.
-
-    Args:
-        host: A host name or IP address.
-        allow_remote: Whether a host other than :data:`LOOPBACK_HOSTS` (or another loopback
-            address) is allowed.
-        why: What binding another host would expose, for the message.
-
-    Returns:
-        ``host``.
-
-    Raises:
-        InvalidArgumentError: On an empty host, or one not on loopback without
-            ``allow_remote``.
-    """
-    if not isinstance(host, str) or not host:
-        raise InvalidArgumentError(f"host must be a host name or address, got {shown(host)}")
-    if allow_remote or host in LOOPBACK_HOSTS:
-        return host
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
-        raise InvalidArgumentError(
-            f"host {host} is not this machine's loopback address: {why}; bind 127.0.0.1, or "
-            f"give --allow-remote to bind {host} anyway"
-        )
-    return host
-
-
-FREE_PORT_HINT = "give another --port"
-"""How to get past a port in use (:func:`listening_socket`); the inspector adds ``--port 0``."""
-
-
-def listening_socket(host: str, port: int, *, fix: str = FREE_PORT_HINT) -> socket.socket:
-    """A listening TCP socket on ``host:port``.
-
-    The one place the MCP server's HTTP transport and the inspector (``memvault ui``) bind.
-
-    Args:
-        host: The address to bind (checked first with :func:`check_host`).
-        port: The TCP port, 0 to 65535 (0 picks a free one).
-        fix: What to do when the address cannot be bound, for the message.
-
-    Returns:
-        The socket, bound and listening; the caller closes it.
-
-    Raises:
-        InvalidArgumentError: If the address cannot be bound (a port in use, an address not
-            this machine's): ``cannot listen on HOST port PORT (Address already in use): give
-            another --port``.
-    """
-    try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    except OSError as error:
-        raise InvalidArgumentError(
-            f"cannot listen on {host} port {port} ({error}): {fix}"
-        ) from None
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-        listener.listen(128)
-    except OSError as error:
-        listener.close()
-        raise InvalidArgumentError(
-            f"cannot listen on {host} port {port} ({error.strerror}): {fix}"
-        ) from None
-    return listener
+"""Why :func:`memvault.listening.check_host` refuses another host for the MCP server."""
 
 
 def serve(
@@ -304,14 +223,15 @@ def serve(
         scope: The scope every call runs in.
         transport: ``"stdio"`` (the client starts this process and talks over its stdin and
             stdout) or ``"http"`` (streamable HTTP at ``http://HOST:PORT/mcp``).
-        host: With ``"http"``: the address to bind (:func:`check_host`).
+        host: With ``"http"``: the address to bind (:func:`~memvault.listening.check_host`).
         port: With ``"http"``: the TCP port, 1 to 65535.
         allow_remote: With ``"http"``: allow a host that is not a loopback address.
 
     Raises:
-        InvalidArgumentError: On an unknown transport, a host refused by :func:`check_host`,
-            an address that cannot be bound (:func:`listening_socket`: a port in use), or
-            without the MCP SDK.
+        InvalidArgumentError: On an unknown transport, a host refused by
+            :func:`~memvault.listening.check_host`, an address that cannot be bound
+            (:func:`~memvault.listening.listening_socket`: a port in use), or without the MCP
+            SDK.
     """
     if transport not in TRANSPORTS:
         raise InvalidArgumentError(
@@ -331,7 +251,7 @@ def serve(
         return
     import uvicorn
 
-    app = server.streamable_http_app(host=check_host(host, allow_remote))
+    app = server.streamable_http_app(host=check_host(host, allow_remote, why=NO_AUTHENTICATION))
     listener = listening_socket(host, port)
     try:
         uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])

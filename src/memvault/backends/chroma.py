@@ -116,18 +116,23 @@ def store_folder(path: str | Path | None, *, option: str = "path") -> Path:
     Raises:
         InvalidArgumentError: If ``path`` is a file, or the folder cannot be created (a file
             on the way such as ``/etc/passwd/store``, a folder one may not write such as
-            ``/sys``, ``/proc``); names the folder, why, and the fix.
+            ``/sys``, ``/proc``), cannot be looked at (no permission on a parent), or the path
+            holds a NUL; names the folder, why, and the fix.
     """
-    folder = Path(path).expanduser() if path is not None else default_path()
-    if folder.exists() and not folder.is_dir():
-        raise InvalidArgumentError(
-            f"{option} {folder} is a file; give a folder (it is created if missing)"
-        )
+    folder = Path(path) if path is not None else default_path()
     try:
+        folder = folder.expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise InvalidArgumentError(
+                f"{option} {folder} is a file; give a folder (it is created if missing)"
+            )
         folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
+    except (OSError, ValueError, RuntimeError) as error:
+        # OSError: no permission to look or to create; ValueError: a NUL in the path;
+        # RuntimeError: a "~user" that names no user.
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise InvalidArgumentError(
-            f"{option} {folder}: the store folder cannot be created ({error.strerror}); give "
+            f"{option} {folder}: the store folder cannot be created ({why}); give "
             f"{option} a folder you may write (it is created if missing)"
         ) from None
     return folder

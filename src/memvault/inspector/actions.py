@@ -76,7 +76,8 @@ def _rescreen(value: dict[str, Any]) -> None:
     ``value["quarantined"]`` becomes why the new text is held (:func:`memvault.firewall.held`
     with the old mark dropped: :func:`~memvault.firewall.screen` of the text, unless a
     reviewer released this very text), and a stale ``"released"`` goes; a text that screens
-    clean is neither held nor marked released.
+    clean is neither held nor marked released. Runs the firewall's model: call it in a worker
+    thread, never on the event loop.
     """
     value.pop(QUARANTINED, None)
     reason = held(value)
@@ -111,7 +112,7 @@ async def edit(request: Request) -> Response:
         value["context"] = context
     elif context is not None:
         value.pop("context", None)
-    _rescreen(value)
+    await run_in_threadpool(_rescreen, value)
     await store_of(request).aput(
         where, key, value, if_updated_at=shown_at, source=SOURCE, provenance=found.provenance
     )
@@ -192,7 +193,7 @@ async def _held_live(request: Request, where: Namespace, key: str) -> tuple[Memo
         InvalidArgumentError: If the firewall does not hold it (nothing to release).
     """
     found = await _live(request, where, key)
-    reason = held(found.value)
+    reason = await run_in_threadpool(held, found.value)
     if reason is None:
         raise InvalidArgumentError(
             f"memory {key!r} in namespace {format_namespace_path(where)!r} is not held by the "

@@ -33,7 +33,7 @@ from memvault.errors import (
 from memvault.inspector import DEFAULT_PORT, actions, views
 from memvault.inspector.render import error_page
 from memvault.inspector.security import Guard, Secrets
-from memvault.mcp_server import FREE_PORT_HINT, listening_socket
+from memvault.listening import FREE_PORT_HINT, listening_socket
 from memvault.store import MemoryStore
 
 STATIC = Path(__file__).parent / "static"
@@ -147,7 +147,7 @@ def serve(
     Args:
         store: The store to show and change.
         host: The address to bind; check it first
-            (:func:`memvault.mcp_server.check_host`, as ``memvault ui`` does).
+            (:func:`memvault.listening.check_host`, as ``memvault ui`` does).
         port: The TCP port, 0 to 65535; 0 picks a free one (default
             :data:`~memvault.inspector.DEFAULT_PORT`, 8766).
         open_browser: Open the URL in the default browser.

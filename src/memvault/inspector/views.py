@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, Response
 
 from memvault.arguments import MAX_COUNT
 from memvault.errors import InvalidArgumentError, InvalidNamespaceError, ItemNotFoundError
-from memvault.firewall import held, held_many
+from memvault.firewall import held_many
 from memvault.inspector.forms import query_fields
 from memvault.inspector.paths import read_item, read_namespace
 from memvault.inspector.render import page
@@ -121,13 +121,12 @@ class Listed:
     sources: list[str]
 
     @classmethod
-    def of(cls, item: MemoryItem) -> Listed:
-        """The row of ``item``."""
-        return cls(item, held(item.value), _sources(item))
-
-    @classmethod
     def many(cls, items: list[MemoryItem]) -> list[Listed]:
-        """The rows of ``items``, screened at once (:func:`memvault.firewall.held_many`)."""
+        """The rows of ``items``, screened at once (:func:`memvault.firewall.held_many`).
+
+        Runs the firewall's model: call it in a worker thread (``run_in_threadpool``), never
+        on the event loop.
+        """
         reasons = held_many([item.value for item in items])
         return [cls(item, reason, _sources(item)) for item, reason in zip(items, reasons)]
 
@@ -200,7 +199,7 @@ async def _held_page(
         offset=(number - 1) * PAGE_SIZE,
         include_closed=True,
     )
-    return Listed.many(found), more
+    return await run_in_threadpool(Listed.many, found), more
 
 
 async def quarantined(request: Request) -> Response:
@@ -247,12 +246,13 @@ async def item(request: Request) -> Response:
             f"no memory {key!r} in namespace {format_namespace_path(where)!r}, and none was "
             "ever written there"
         )
+    rows = await run_in_threadpool(Listed.many, [found] if found is not None else [])
     return html(
         request,
         "item.html",
         namespace=where,
         key=key,
-        row=Listed.of(found) if found is not None else None,
+        row=rows[0] if rows else None,
         entries=entries,
     )
 
@@ -312,15 +312,16 @@ async def search(request: Request) -> Response:
     dense = await _placings(store, prefix, query, "dense", as_of)
     lexical = await _placings(store, prefix, query, "lexical", as_of)
     periods = [(day_text(p.start), day_text(p.end - 1)) for p in named_periods(query)]
+    reasons = await run_in_threadpool(held_many, [hit.value for hit in results])
     rows = [
         {
             "item": hit,
             "rank": rank,
-            "held": held(hit.value),
+            "held": reason,
             "dense": None if dense is None else dense.get((hit.namespace, hit.key)),
             "lexical": None if lexical is None else lexical.get((hit.namespace, hit.key)),
         }
-        for rank, hit in enumerate(results, 1)
+        for rank, (hit, reason) in enumerate(zip(results, reasons), 1)
     ]
     return html(
         request,
