@@ -7,28 +7,35 @@ and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
 as its family (``pattern``; held out 0's attacks, unlabelled, take the family the patterns give
-them). A multinomial logistic regression (scikit-learn's ``LogisticRegression``, lbfgs,
-deterministic) is fitted on them.
+them). Beside the embedding a setting may read the chunk's word-piece n-grams
+(``memvault.firewall_classifier.Ngrams``, the runtime's own features: MiniLM's token ids single
+and in adjacent pairs, sublinear TF-IDF, L2-normalised, times a scale; the n-grams kept and
+their idf are counted on the training folds only). A multinomial logistic regression
+(scikit-learn's ``LogisticRegression``, lbfgs, deterministic; on a scipy sparse matrix with
+n-grams) is fitted on them.
 
-The choice is made by cross-validation only: for each regularisation ``C`` and class weighting of
-:data:`GRID`, each labelled set is held out in turn (trained on the others and all of LoCoMo),
-then each LoCoMo conversation (trained on the others and all the sets); a held-out text scores
-its chunks' highest probability of not being benign. The threshold is the lowest with, pooled
-over the folds, at most :data:`BENIGN_GOAL` of the sets' chat memories and :data:`LOCOMO_GOAL` of
-the LoCoMo turns flagged by the classifier where the patterns pass them (0.4 % and 0.3 %: the
-patterns flag about 0.7 % of the sets' chat on their own, and the classifier cannot clear a
-text they hold, so its budget is what it adds); the setting that then holds the most
-attacks wins. It prints, for that setting and each held-out set and conversation, chat memories
-flagged and attacks held by the patterns alone, the classifier alone and both. With ``--write``
-it fits the chosen setting on everything and writes ``src/memvault/data/firewall_classifier.npz``.
+The choice is made by cross-validation only: for each regularisation ``C``, class weighting,
+families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled set is
+held out in turn (trained on the others and all of LoCoMo), then each LoCoMo conversation (trained
+on the others and all the sets); a held-out text scores its chunks' highest probability of not being
+benign. The threshold is the lowest with, pooled over the folds, at most :data:`BENIGN_GOAL` of the
+sets' chat memories and :data:`LOCOMO_GOAL` of the LoCoMo turns flagged by the classifier where the
+patterns pass them (0.4 % and 0.3 %: the patterns flag about 0.7 % of the sets' chat on their own,
+and the classifier cannot clear a text they hold, so its budget is what it adds); the setting that
+then holds the most attacks wins. It prints, for the best setting without n-grams and the best with
+them, and for each held-out set and conversation, chat memories flagged and attacks held by the
+patterns alone, the classifier alone and both. With ``--write`` it fits the chosen setting on
+everything and writes ``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
     uv run python bench/firewall_training.py --locomo ../shared/data/locomo [--write]
+        [--cache FILE.npz]  # keeps the chunk embeddings between runs
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,18 +47,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.poisoning import labelled_sets  # noqa: E402
 from memvault.conversations import load_conversation  # noqa: E402
 from memvault.firewall import screen_patterns  # noqa: E402
-from memvault.firewall_classifier import BENIGN, FAMILIES, WEIGHTS_FILE, chunks  # noqa: E402
+from memvault.firewall_classifier import (  # noqa: E402
+    BENIGN,
+    FAMILIES,
+    WEIGHTS_FILE,
+    Ngrams,
+    chunks,
+    ngram_keys,
+)
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder  # noqa: E402
 
 NOT_TRAINED_ON = ("held out 6", "held out 7")
 """Sets never trained or measured on here (written for one measurement by the lead)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""
-GRID = [(c, None, trained) for trained in (FAMILIES, WORDED) for c in (10.0, 100.0)]
-"""The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, and the
-families whose attacks it is fitted on (all, or those in words only). ``C = 1`` and balanced
-class weights held fewer attacks in every fold of the first round (2026-12-04), so the second
-round leaves them out."""
+GRID = [
+    (c, None, trained, scale)
+    for scale in (0.0, 1.0)
+    for trained in (FAMILIES, WORDED)
+    for c in (10.0, 100.0)
+]
+"""The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, the
+families whose attacks it is fitted on (all, or those in words only), and the scale of the
+word-piece n-gram features beside the embedding (``0``: none; else their L2-normalised TF-IDF
+row times it, :class:`memvault.firewall_classifier.Ngrams`). ``C = 1`` and balanced class
+weights held fewer attacks in every fold of the first round (2026-12-04), so the second round
+leaves them out."""
+MIN_DF = 3
+"""An n-gram is kept when at least this many training chunks hold it (it bounds the weights'
+size: about 19,000 n-grams of the 64,000 seen)."""
 BENIGN_GOAL = 0.004
 LOCOMO_GOAL = 0.003
 
@@ -93,6 +117,20 @@ def memories(locomo: Path) -> tuple[list[Memory], list[str]]:
     return found, pieces
 
 
+def embedded(pieces: list[str], cache: Path | None) -> np.ndarray:
+    """The chunks' embeddings, read from ``cache`` when it holds these very chunks (by SHA-256),
+    else computed (and written to ``cache`` if given)."""
+    digest = hashlib.sha256("\0".join(pieces).encode("utf-8", "surrogatepass")).hexdigest()
+    if cache is not None and cache.is_file():
+        with np.load(cache, allow_pickle=False) as stored:
+            if str(stored["digest"]) == digest and str(stored["model"]) == MODEL_SHA256:
+                return stored["vectors"]
+    vectors = MiniLMEmbedder().embed_array(pieces)
+    if cache is not None:
+        np.savez(cache, vectors=vectors, digest=np.array(digest), model=np.array(MODEL_SHA256))
+    return vectors
+
+
 def training_rows(found: list[Memory], trained: tuple[str, ...]) -> tuple[list[int], list[str]]:
     """The chunk rows fitted and their labels: every chunk of a chat text, the whole text of an
     attack of a family in ``trained``."""
@@ -107,31 +145,71 @@ def training_rows(found: list[Memory], trained: tuple[str, ...]) -> tuple[list[i
     return rows, labels
 
 
-def fit(vectors: np.ndarray, found: list[Memory], setting: tuple):
-    """A ``LogisticRegression`` fitted on ``found`` with ``setting`` (of :data:`GRID`)."""
+@dataclass
+class Chunks:
+    """Every chunk's embedding (``vectors``, shape ``(n, 384)``) and word-piece ids."""
+
+    vectors: np.ndarray
+    token_ids: list[list[int]]
+
+
+def ngrams_of(chunks_: Chunks, found: list[Memory]) -> Ngrams:
+    """The n-grams held by at least :data:`MIN_DF` chunks of ``found``, with their smoothed
+    inverse document frequency ``ln((1 + n) / (1 + df)) + 1`` over those ``n`` chunks (as
+    scikit-learn's ``TfidfTransformer``); no weights yet."""
+    rows = [row for memory in found for row in memory.rows]
+    seen = [np.unique(ngram_keys(chunks_.token_ids[row])) for row in rows]
+    keys, df = np.unique(np.concatenate(seen), return_counts=True)
+    kept = df >= MIN_DF
+    idf = np.log((1 + len(rows)) / (1 + df[kept])) + 1
+    return Ngrams(keys[kept], idf.astype(np.float32), np.zeros((0, int(kept.sum())), np.float32))
+
+
+def design(chunks_: Chunks, ngrams: Ngrams | None, scale: float):
+    """The matrix fitted: the embeddings, and beside them (sparse) the n-gram features
+    (:meth:`Ngrams.features`, the runtime's) times ``scale`` when ``ngrams`` is given."""
+    if ngrams is None:
+        return chunks_.vectors
+    from scipy import sparse
+
+    indptr, columns, values = ngrams.features(chunks_.token_ids)
+    lexical = sparse.csr_matrix(
+        (values * scale, columns, indptr), shape=(len(chunks_.token_ids), len(ngrams.keys))
+    )
+    return sparse.hstack([sparse.csr_matrix(chunks_.vectors), lexical], format="csr")
+
+
+def fit(chunks_: Chunks, found: list[Memory], setting: tuple):
+    """A ``LogisticRegression`` fitted on ``found`` with ``setting`` (of :data:`GRID`), the
+    n-grams it reads (or ``None``) and its design matrix over all chunks."""
     from sklearn.linear_model import LogisticRegression
 
-    c, weight, trained = setting
+    c, weight, trained, scale = setting
+    ngrams = ngrams_of(chunks_, found) if scale > 0 else None
+    matrix = design(chunks_, ngrams, scale)
     rows, labels = training_rows(found, trained)
     model = LogisticRegression(C=c, class_weight=weight, max_iter=5000)
-    model.fit(vectors[rows], labels)
-    return model
+    model.fit(matrix[rows], labels)
+    return model, ngrams, matrix
 
 
-def attack_scores(model, vectors: np.ndarray, found: list[Memory]) -> np.ndarray:
+def attack_scores(model, matrix, found: list[Memory]) -> np.ndarray:
     """Each text's highest probability, over its chunks, of not being benign."""
     benign = list(model.classes_).index(BENIGN)
-    attack = 1.0 - model.predict_proba(vectors)[:, benign]
+    rows = [row for memory in found for row in memory.rows]
+    attack = np.zeros(matrix.shape[0])
+    attack[rows] = 1.0 - model.predict_proba(matrix[rows])[:, benign]
     return np.array([attack[list(memory.rows)].max() for memory in found])
 
 
-def out_of_fold(vectors: np.ndarray, found: list[Memory], setting: tuple) -> np.ndarray:
-    """Every text's score from the model fitted without its fold."""
+def out_of_fold(chunks_: Chunks, found: list[Memory], setting: tuple) -> np.ndarray:
+    """Every text's score from the model fitted without its fold (n-grams and their idf
+    included: they are counted on the other folds only)."""
     scores = np.zeros(len(found))
     for fold in sorted({memory.fold for memory in found}):
         inside = [i for i, memory in enumerate(found) if memory.fold == fold]
-        model = fit(vectors, [m for m in found if m.fold != fold], setting)
-        scores[inside] = attack_scores(model, vectors, [found[i] for i in inside])
+        model, _, matrix = fit(chunks_, [m for m in found if m.fold != fold], setting)
+        scores[inside] = attack_scores(model, matrix, [found[i] for i in inside])
     return scores
 
 
@@ -185,14 +263,23 @@ def held_shares(found: list[Memory], scores: np.ndarray, threshold: float) -> tu
     )
 
 
-def weights(vectors: np.ndarray, found: list[Memory], setting: tuple, threshold: float) -> dict:
-    """The arrays ``--write`` writes: ``setting`` fitted on everything, and ``threshold``."""
-    model = fit(vectors, found, setting)
+def weights(chunks_: Chunks, found: list[Memory], setting: tuple, threshold: float) -> dict:
+    """The arrays ``--write`` writes: ``setting`` fitted on everything, and ``threshold``. The
+    n-grams' weights are stored times their scale, so the runtime reads unscaled features."""
+    model, ngrams, _ = fit(chunks_, found, setting)
     classes = [BENIGN] + [family for family in FAMILIES if family in model.classes_]
     order = [list(model.classes_).index(name) for name in classes]
-    c, weight, _ = setting
+    c, weight, _, scale = setting
+    coef = model.coef_[order]
+    lexical = {}
+    if ngrams is not None:
+        lexical = {
+            "ngram_keys": ngrams.keys.astype(np.int32),
+            "ngram_idf": ngrams.idf,
+            "ngram_coef": (coef[:, MiniLMEmbedder.dim :] * scale).astype(np.float32),
+        }
     return {
-        "coef": model.coef_[order].astype(np.float32),
+        "coef": coef[:, : MiniLMEmbedder.dim].astype(np.float32),
         "intercept": model.intercept_[order].astype(np.float32),
         "classes": np.array(classes),
         "threshold": np.array(threshold),
@@ -200,6 +287,8 @@ def weights(vectors: np.ndarray, found: list[Memory], setting: tuple, threshold:
         "model_sha256": np.array(MODEL_SHA256),
         "C": np.array(c),
         "class_weight": np.array(str(weight)),
+        "ngram_scale": np.array(scale),
+        **lexical,
     }
 
 
@@ -207,33 +296,41 @@ def setting_of(stored: dict) -> tuple:
     """The :data:`GRID` setting ``stored`` weights were fitted with."""
     weight = str(stored["class_weight"])
     trained = tuple(str(name) for name in stored["classes"][1:])
-    return float(stored["C"]), None if weight == "None" else weight, trained
+    scale = float(stored["ngram_scale"]) if "ngram_scale" in stored else 0.0
+    return float(stored["C"]), None if weight == "None" else weight, trained, scale
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path, required=True, help="folder of LoCoMo files")
     parser.add_argument("--write", action="store_true", help=f"write {WEIGHTS_FILE.name}")
+    parser.add_argument("--cache", type=Path, help="an .npz keeping the chunk embeddings")
     args = parser.parse_args()
     found, pieces = memories(args.locomo)
-    vectors = MiniLMEmbedder().embed_array(pieces)
+    chunks_ = Chunks(embedded(pieces, args.cache), MiniLMEmbedder().token_ids(pieces))
     print(f"{len(found)} texts ({len(pieces)} chunks) embedded")
     tried = []
     for setting in GRID:
-        scores = out_of_fold(vectors, found, setting)
+        scores = out_of_fold(chunks_, found, setting)
         threshold = lowest_threshold(found, scores)
         both, alone = held_shares(found, scores, threshold)
-        c, weight, trained = setting
+        c, weight, trained, scale = setting
         print(
-            f"C={c:<5} class_weight={weight!s:<9} families {len(trained)}: threshold "
-            f"{threshold:.4f}, attacks held {100 * both:.1f} % "
-            f"(classifier alone {100 * alone:.1f} %)"
+            f"C={c:<5} class_weight={weight!s:<9} families {len(trained)} n-grams x{scale}: "
+            f"threshold {threshold:.4f}, attacks held {100 * both:.1f} % "
+            f"(classifier alone {100 * alone:.1f} %)",
+            flush=True,
         )
         tried.append(((both, alone), setting, threshold, scores))
+    for scale in sorted({setting[3] for setting in GRID}):
+        _, setting, threshold, scores = max(
+            (t for t in tried if t[1][3] == scale), key=lambda t: t[0]
+        )
+        print(f"\nbest with n-grams x{scale}: {setting}, threshold {threshold:.4f}")
+        print("\n".join(table(found, scores, threshold)))
     _, setting, threshold, scores = max(tried, key=lambda t: t[0])
     print(f"\nchosen: {setting}, threshold {threshold:.4f} (cross-validated)")
-    print("\n".join(table(found, scores, threshold)))
-    fitted = weights(vectors, found, setting, threshold)
+    fitted = weights(chunks_, found, setting, threshold)
     if args.write:
         np.savez_compressed(WEIGHTS_FILE, **fitted)
         print(f"wrote {WEIGHTS_FILE} ({WEIGHTS_FILE.stat().st_size:,} bytes)")

@@ -7,7 +7,14 @@ logistic regression over ``"benign"`` and the firewall's families. A text is hel
 of its chunks, the probability of not being benign reaches the threshold chosen by
 cross-validation; the reason names the most probable family for that chunk.
 
-The weights (:data:`WEIGHTS_FILE`, a few KB of numpy arrays) are written by
+Beside the embedding, the regression may read the chunk's word pieces (:class:`Ngrams`, when the
+weights carry them): the ids MiniLM's own tokenizer gives, single and in adjacent pairs, weighted
+by TF-IDF with sublinear term frequency and L2-normalised (Salton & Buckley 1988; the weighting of
+scikit-learn's ``TfidfVectorizer(sublinear_tf=True)``), the bag of n-grams a linear classifier
+reads beside dense features as in fastText (Joulin et al. 2017). They catch the wording of an
+attack the sentence embedding averages away. Only numpy runs them.
+
+The weights (:data:`WEIGHTS_FILE`, numpy arrays, about 400 KB with n-grams) are written by
 ``bench/firewall_training.py --write`` from the labelled sets and LoCoMo turns, with the name
 and SHA-256 of the model they were trained on; weights for another model are refused
 (:class:`~memvault.errors.FirewallWeightsError`). They are loaded once per process.
@@ -27,6 +34,7 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.stride_tricks import sliding_window_view
 
 from memvault.errors import FirewallWeightsError, InvalidArgumentError, shown
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder
@@ -84,30 +92,137 @@ def chunks(text: str) -> list[str]:
     return sentences
 
 
-@dataclass(frozen=True)
-class Classifier:
-    """A multinomial logistic regression over sentence embeddings.
+WORD_PIECES: Final = 30522
+"""Word-piece ids of the MiniLM tokenizer (``0`` to ``30521``)."""
+
+
+def ngram_keys(token_ids: list[int]) -> npt.NDArray[np.int64]:
+    """The n-grams of one chunk's word pieces, each as an integer key, with repeats.
+
+    A single piece ``a`` is ``a``; an adjacent pair ``(a, b)`` is ``(a + 1) * 30522 + b``
+    (:data:`WORD_PIECES`), so keys never collide (below 30523 * 30522, about 9.3e8). The
+    ``[CLS]`` and ``[SEP]`` ids at the ends make the pairs that open and close the chunk.
 
     Args:
-        coef: Weights, shape ``(len(classes), 384)``, float32.
+        token_ids: Word-piece ids (:meth:`memvault.minilm.MiniLMEmbedder.token_ids`).
+
+    Returns:
+        ``2 * len(token_ids) - 1`` keys (none for no ids), int64.
+    """
+    ids = np.asarray(token_ids, dtype=np.int64)
+    if ids.size == 0:
+        return ids
+    pairs = sliding_window_view(ids, 2) if ids.size > 1 else np.zeros((0, 2), dtype=np.int64)
+    return np.concatenate([ids, (pairs[:, 0] + 1) * WORD_PIECES + pairs[:, 1]])
+
+
+@dataclass(frozen=True)
+class Ngrams:
+    """The word-piece n-gram features and their weights (one place for training and runtime).
+
+    Args:
+        keys: The n-grams known (:func:`ngram_keys`), sorted, unique, shape ``(k,)``, int64.
+        idf: Their inverse document frequencies, shape ``(k,)``, float32, positive.
+        coef: The regression's weights for them, shape ``(classes, k)``, float32 (empty, shape
+            ``(0, k)``, while training).
+    """
+
+    keys: npt.NDArray[np.int64]
+    idf: npt.NDArray[np.float32]
+    coef: npt.NDArray[np.float32]
+
+    def features(
+        self, token_ids: list[list[int]]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """Each chunk's feature vector, sparse (CSR: ``indptr``, ``columns``, ``values``).
+
+        A known n-gram seen ``n`` times in the chunk weighs ``(1 + ln n) * idf``; n-grams not in
+        :attr:`keys` are ignored; each row is then L2-normalised (a chunk with no known n-gram is
+        a row of zeros).
+
+        Args:
+            token_ids: Each chunk's word-piece ids.
+
+        Returns:
+            ``indptr`` shape ``(len(token_ids) + 1,)``; ``columns`` (indices into :attr:`keys`)
+            and ``values`` of the same length.
+        """
+        indptr = [0]
+        columns: list[npt.NDArray[np.int64]] = []
+        values: list[npt.NDArray[np.float32]] = []
+        for ids in token_ids:
+            found = ngram_keys(ids)
+            known = np.searchsorted(self.keys, found)
+            inside = known < len(self.keys)
+            known = known[inside][self.keys[known[inside]] == found[inside]]
+            column, counts = np.unique(known, return_counts=True)
+            weight = ((1.0 + np.log(counts)) * self.idf[column]).astype(np.float32)
+            norm = float(np.linalg.norm(weight))
+            columns.append(column.astype(np.int64))
+            values.append(weight / norm if norm > 0 else weight)
+            indptr.append(indptr[-1] + len(column))
+        return (
+            np.asarray(indptr, dtype=np.int64),
+            np.concatenate(columns) if columns else np.zeros(0, dtype=np.int64),
+            np.concatenate(values) if values else np.zeros(0, dtype=np.float32),
+        )
+
+    def logits(self, token_ids: list[list[int]]) -> npt.NDArray[np.float64]:
+        """The n-grams' part of each chunk's logits, shape ``(len(token_ids), classes)``.
+
+        Args:
+            token_ids: Each chunk's word-piece ids.
+        """
+        indptr, columns, values = self.features(token_ids)
+        rows = np.repeat(np.arange(len(token_ids)), np.diff(indptr))
+        out = np.zeros((len(token_ids), self.coef.shape[0]))
+        np.add.at(out, rows, (self.coef[:, columns] * values).T.astype(np.float64))
+        return out
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """A multinomial logistic regression over sentence embeddings and, if given, n-grams.
+
+    Args:
+        coef: Weights of the embedding, shape ``(len(classes), 384)``, float32.
         intercept: Biases, shape ``(len(classes),)``, float32.
         classes: ``"benign"`` first, then families of :data:`FAMILIES`.
         threshold: A chunk is an attack when its probability of not being benign is at least
             this (in ``(0, 1)``).
+        ngrams: The word-piece n-grams read beside the embedding (their ``coef`` shaped
+            ``(len(classes), k)``), or ``None`` for the embedding alone.
     """
 
     coef: npt.NDArray[np.float32]
     intercept: npt.NDArray[np.float32]
     classes: tuple[str, ...]
     threshold: float
+    ngrams: Ngrams | None = None
 
-    def probabilities(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    def probabilities(
+        self, vectors: npt.NDArray[np.float32], token_ids: list[list[int]] | None = None
+    ) -> npt.NDArray[np.float64]:
         """Each class's probability (softmax), shape ``(len(vectors), len(classes))``.
 
         Args:
             vectors: Sentence embeddings, shape ``(n, 384)``.
+            token_ids: The same chunks' word-piece ids (``n`` lists); needed when
+                :attr:`ngrams` is set, ignored otherwise.
+
+        Raises:
+            InvalidArgumentError: If :attr:`ngrams` is set and ``token_ids`` is missing or of
+                another length than ``vectors``.
         """
         logits = vectors.astype(np.float64) @ self.coef.T.astype(np.float64) + self.intercept
+        if self.ngrams is not None:
+            if token_ids is None or len(token_ids) != len(vectors):
+                raise InvalidArgumentError(
+                    f"token_ids: the classifier reads n-grams, so pass one list of word-piece "
+                    f"ids per embedding ({len(vectors)}), got "
+                    f"{'none' if token_ids is None else len(token_ids)}"
+                )
+            logits += self.ngrams.logits(token_ids)
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)
@@ -129,7 +244,9 @@ class Classifier:
         flat = [piece for text_pieces in pieces for piece in text_pieces]
         if not flat:
             return [None] * len(texts)
-        probabilities = self.probabilities(MiniLMEmbedder().embed_array(flat))
+        embedder = MiniLMEmbedder()
+        token_ids = embedder.token_ids(flat) if self.ngrams is not None else None
+        probabilities = self.probabilities(embedder.embed_array(flat), token_ids)
         attack = 1.0 - probabilities[:, 0]
         found: list[str | None] = []
         start = 0
@@ -150,7 +267,8 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
 
     Args:
         path: An ``.npz`` file with ``coef``, ``intercept``, ``classes``, ``threshold``,
-            ``model`` and ``model_sha256``.
+            ``model`` and ``model_sha256``, and, if the regression reads n-grams,
+            ``ngram_keys``, ``ngram_idf`` and ``ngram_coef`` (:class:`Ngrams`).
 
     Returns:
         The :class:`Classifier`.
@@ -212,7 +330,35 @@ def load_classifier(path: Path = WEIGHTS_FILE) -> Classifier:
             f"{MiniLMEmbedder.dim}), ({len(classes)},), 'benign' then distinct families of "
             f"{FAMILIES}, a threshold in (0, 1); {fix}"
         )
-    return Classifier(coef=coef, intercept=intercept, classes=classes, threshold=threshold)
+    return Classifier(coef, intercept, classes, threshold, _stored_ngrams(path, fields, classes))
+
+
+def _stored_ngrams(
+    path: Path, fields: dict[str, npt.NDArray[np.generic]], classes: tuple[str, ...]
+) -> Ngrams | None:
+    names = ("ngram_keys", "ngram_idf", "ngram_coef")
+    if not any(name in fields for name in names):
+        return None
+    fix = "reinstall memvault, or run bench/firewall_training.py --write"
+    missing = [name for name in names if name not in fields]
+    if missing:
+        raise FirewallWeightsError(f"path: {str(path)!r} lacks {', '.join(missing)}; {fix}")
+    keys = np.asarray(fields["ngram_keys"], dtype=np.int64)
+    idf = np.asarray(fields["ngram_idf"], dtype=np.float32)
+    coef = np.asarray(fields["ngram_coef"], dtype=np.float32)
+    if (
+        keys.ndim != 1
+        or idf.shape != keys.shape
+        or coef.shape != (len(classes), len(keys))
+        or not (np.diff(keys) > 0).all()
+        or not (np.isfinite(idf).all() and (idf > 0).all() and np.isfinite(coef).all())
+    ):
+        raise FirewallWeightsError(
+            f"ngram_coef: {str(path)!r} holds ngram_keys {keys.shape}, ngram_idf {idf.shape}, "
+            f"ngram_coef {coef.shape}; expected sorted unique keys, positive idf of the same "
+            f"shape, ({len(classes)}, {len(keys)}) finite weights; {fix}"
+        )
+    return Ngrams(keys=keys, idf=idf, coef=coef)
 
 
 _load_lock = threading.Lock()

@@ -164,6 +164,19 @@ class MiniLMEmbedder:
         """Embed one query; returns shape ``(384,)``."""
         return self.embed_array([text])[0].tolist()
 
+    def token_ids(self, texts: list[str]) -> list[list[int]]:
+        """The word-piece ids the model reads for each text, without padding.
+
+        ``[CLS]``, the text's pieces and ``[SEP]`` (ids 101 and 102), at most
+        :data:`MAX_TOKENS` in all.
+
+        Raises:
+            EmbedderUnavailableError: If the model files cannot be found or loaded.
+        """
+        with _load_lock:
+            _, tokenizer = _runtime()
+        return [e.ids[: sum(e.attention_mask)] for e in tokenizer.encode_batch(texts)]
+
     def embed_array(self, texts: list[str]) -> np.ndarray:
         """Embed texts into a float32 array of shape ``(len(texts), 384)``."""
         with _load_lock:

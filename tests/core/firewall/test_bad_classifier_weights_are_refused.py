@@ -1,5 +1,5 @@
 """Classifier weights that do not fit are refused with a typed error naming the fix: another
-model's, a field missing, a wrong shape, a file that is not weights."""
+model's, a field missing, a wrong shape (n-grams' too), a file that is not weights."""
 
 import numpy as np
 import pytest
@@ -44,4 +44,22 @@ def test_a_file_that_is_not_weights_is_refused(tmp_path):
     path = tmp_path / "weights.npz"
     path.write_text("not numpy", encoding="utf-8")
     with pytest.raises(FirewallWeightsError, match="cannot be read"):
+        load_classifier(path)
+
+
+def test_ngram_weights_of_the_wrong_shape_or_incomplete_are_refused(tmp_path):
+    path = tmp_path / "weights.npz"
+    fields = _shipped()
+    classes = len(fields["classes"])
+    lexical = {
+        "ngram_keys": np.array([3, 5, 9], np.int32),
+        "ngram_idf": np.ones(3, np.float32),
+        "ngram_coef": np.zeros((classes, 2), np.float32),
+    }
+    np.savez(path, **{**fields, **lexical})
+    with pytest.raises(FirewallWeightsError, match="ngram_coef: .* expected"):
+        load_classifier(path)
+    del lexical["ngram_idf"]
+    np.savez(path, **{k: v for k, v in fields.items() if not k.startswith("ngram")}, **lexical)
+    with pytest.raises(FirewallWeightsError, match="lacks ngram_idf"):
         load_classifier(path)

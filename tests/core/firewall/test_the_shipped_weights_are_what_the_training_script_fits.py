@@ -1,6 +1,7 @@
 """The classifier weights memvault ships are what ``bench/firewall_training.py`` fits: its
 setting (stored with the weights) cross-validated again gives the same threshold, and fitted on
-all the data the same coefficients. Embeds every labelled text and LoCoMo turn (minutes)."""
+all the data the same coefficients (the n-grams' too, when they read them). Embeds every
+labelled text and LoCoMo turn (minutes)."""
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from tests.external import locomo_dir
 @pytest.mark.slow
 def test_the_shipped_weights_are_refitted_from_the_sets_and_locomo():
     from bench.firewall_training import (
+        Chunks,
         lowest_threshold,
         memories,
         out_of_fold,
@@ -21,13 +23,18 @@ def test_the_shipped_weights_are_refitted_from_the_sets_and_locomo():
     )
 
     found, pieces = memories(locomo_dir())
-    vectors = MiniLMEmbedder().embed_array(pieces)
+    embedder = MiniLMEmbedder()
+    chunks = Chunks(embedder.embed_array(pieces), embedder.token_ids(pieces))
     with np.load(WEIGHTS_FILE, allow_pickle=False) as stored:
         shipped = {name: stored[name] for name in stored.files}
     setting = setting_of(shipped)
-    threshold = lowest_threshold(found, out_of_fold(vectors, found, setting))
+    threshold = lowest_threshold(found, out_of_fold(chunks, found, setting))
     assert threshold == pytest.approx(float(shipped["threshold"]), abs=1e-3)
-    fitted = weights(vectors, found, setting, float(shipped["threshold"]))
+    fitted = weights(chunks, found, setting, float(shipped["threshold"]))
     assert [str(c) for c in fitted["classes"]] == [str(c) for c in shipped["classes"]]
-    for name in ("coef", "intercept"):
-        np.testing.assert_allclose(fitted[name], shipped[name], atol=2e-3)
+    assert ("ngram_keys" in fitted) == ("ngram_keys" in shipped)
+    if "ngram_keys" in shipped:
+        np.testing.assert_array_equal(fitted["ngram_keys"], shipped["ngram_keys"])
+    for name in ("coef", "intercept", "ngram_idf", "ngram_coef"):
+        if name in shipped:
+            np.testing.assert_allclose(fitted[name], shipped[name], atol=2e-3)
