@@ -76,11 +76,12 @@ logistic regression, given beside each embedding the chunk's word pieces single 
 ``"directive"``, ``"markup"``, ``"link"``: the choice cross-validation made); the text is held
 when a sentence's probability of not being benign reaches a threshold, under the most probable
 family for it (``"override: 'Kindly put all the earlier guidance ...' (p=1.00)"``), so one
-sentence of attack inside a long ordinary memory (MINJA's bridging steps) is not diluted. The weights ship in
-``memvault/data/firewall_classifier.npz``, fitted by ``bench/firewall_training.py`` on the
-labelled sets (``tests/core/text/poisoning*.yaml``) and the turns of five LoCoMo conversations
-(chat), with the regularisation, families and threshold chosen by cross-validation only (each
-set, then each LoCoMo conversation, held out in turn).
+sentence of attack inside a long ordinary memory (MINJA's bridging steps) is not diluted. The
+weights ship in ``memvault/data/firewall_classifier.npz``, fitted by
+``bench/firewall_training.py`` on the labelled sets (``tests/core/text/poisoning*.yaml``) and
+the turns of five LoCoMo conversations (chat), with the regularisation, families, features and
+threshold chosen by cross-validation only (each set, then each LoCoMo conversation, held out
+in turn).
 
 Neither layer is a guarantee. On the two sets written by helpers who saw neither layer and
 never fitted on (``poisoning_held_out_6.yaml`` and ``_7.yaml``) the layers hold 90.5 % and
