@@ -18,13 +18,19 @@ def busy_port():
 
 
 @pytest.mark.parametrize(
-    ("command", "fix"),
+    ("command", "fix", "extra"),
     [
-        (("mcp", "--user", "alice", "--transport", "http"), "give another --port"),
-        (("ui", "--no-browser"), "give another --port, or --port 0 for a free one"),
+        (("mcp", "--user", "alice", "--transport", "http"), "give another --port", ("mcp", "mcp")),
+        (
+            ("ui", "--no-browser"),
+            "give another --port, or --port 0 for a free one",
+            ("starlette", "ui"),
+        ),
     ],
 )
-def test_a_busy_port_is_one_error_line(tmp_path, busy_port, command, fix):
+def test_a_busy_port_is_one_error_line(tmp_path, busy_port, command, fix, extra):
+    module, name = extra
+    pytest.importorskip(module, reason=f"needs the extra memvault[{name}]")
     MemoryStore(tmp_path / "store").close()
     result = cli(*command, "--port", str(busy_port), store=tmp_path / "store", check=False)
     assert result.exit_code == 1

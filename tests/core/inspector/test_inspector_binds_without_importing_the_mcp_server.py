@@ -4,6 +4,10 @@ its app does not import the MCP server module."""
 import subprocess
 import sys
 
+import pytest
+
+pytest.importorskip("starlette", reason="needs the extra memvault[ui]")
+
 
 def test_the_inspector_app_does_not_import_the_mcp_server():
     code = "import sys, memvault.inspector.app; print('memvault.mcp_server' in sys.modules)"
