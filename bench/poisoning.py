@@ -190,6 +190,7 @@ def labelled_sets() -> dict[str, dict]:
         "held out 5": _read("poisoning_held_out_5.yaml"),
         "held out 6": _read("poisoning_held_out_6.yaml"),
         "held out 7": _read("poisoning_held_out_7.yaml"),
+        "held out 8": _read("poisoning_held_out_8.yaml"),
     }
 
 
