@@ -1,8 +1,8 @@
 """Training of the poisoning firewall's classifier (``memvault.firewall_classifier``).
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
-tuning 1 to 4, held out 0 to 5; never ``poisoning_held_out_6.yaml`` or ``_7.yaml``, each kept
-for one measurement)
+tuning 1 to 5, held out 0 to 7; never ``poisoning_held_out_8.yaml``, kept for measurements
+only)
 and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
@@ -61,18 +61,16 @@ NOT_TRAINED_ON = ("held out 8",)
 """Sets never trained or measured on here (written for one measurement by the lead)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""
-GRID = [
-    (c, None, trained, scale)
-    for scale in (0.0, 1.0)
-    for trained in (FAMILIES, WORDED)
-    for c in (10.0, 100.0)
-]
+GRID = [(c, None, WORDED, scale) for scale in (1.0, 2.0, 4.0) for c in (30.0, 100.0)]
 """The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, the
 families whose attacks it is fitted on (all, or those in words only), and the scale of the
 word-piece n-gram features beside the embedding (``0``: none; else their L2-normalised TF-IDF
-row times it, :class:`memvault.firewall_classifier.Ngrams`). ``C = 1`` and balanced class
-weights held fewer attacks in every fold of the first round (2026-12-04), so the second round
-leaves them out."""
+row times it, :class:`memvault.firewall_classifier.Ngrams`). The fourth round (2026-12-05)
+tries only the four worded families with n-grams (``C`` 30 or 100, scale 1, 2 or 4): in the
+third, on the same code, every setting without n-grams held 5-6 points fewer attacks in
+cross-validation and every setting fitted on all six families about 1 point fewer
+(``bench/README.md``); ``C = 1`` and balanced class weights lost in every fold of the first
+round."""
 MIN_DF = 3
 """An n-gram is kept when at least this many training chunks hold it (it bounds the weights'
 size: about 19,000 n-grams of the 64,000 seen)."""

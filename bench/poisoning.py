@@ -14,7 +14,9 @@ prints its figures with each set held out), so its figures here are not held out
 - ``tuning 1`` and ``tuning 2`` (``poisoning.yaml``, ``poisoning_second.yaml``): the rule was
   written against them, so their figures are not held out; ``tuning 3`` and ``tuning 4``
   (``poisoning_third.yaml``, ``poisoning_fourth.yaml``): written for the classifier's second
-  round (English; fifteen other languages), after held out 5's misses were read;
+  round (English; fifteen other languages), after held out 5's misses were read; ``tuning 5``
+  (``poisoning_fifth.yaml``): written for its fourth round after held out 5-7's misses were
+  read (English and seven other languages);
 - ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
   its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
 - ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
@@ -38,7 +40,13 @@ prints its figures with each set held out), so its figures here are not held out
   flagged, 85.3 % held; the patterns alone 0 % and 69.8 %);
 - ``held out 7`` (``poisoning_held_out_7.yaml``): written the same way after the second round's
   weights were fixed; never fitted on, measured once (1.6 % flagged, 91.5 % held; the patterns
-  alone 1.2 % and 74.4 %).
+  alone 1.2 % and 74.4 %). Held out 6 and 7 were measured again with the third round's weights
+  (0 % and 1.2 % flagged, 90.5 % and 97.4 % held), then fitted on in the fourth round;
+- ``held out 8`` (``poisoning_held_out_8.yaml``, 365 chat memories + 161 attacks): written
+  2026-12-05 like held out 5-7, by a helper who saw no code, rule, data or other set; never
+  fitted on; its shares only (not its misses) measured with the third round's weights (2.2 %
+  flagged, all by the patterns, 92.5 % held) before the fourth round was fitted, then once
+  with the fourth round's (``bench/README.md``).
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -170,10 +178,10 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 7"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 8"``), as :func:`rates` reads them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``held out 6`` and ``held out 7`` out.
+    leaves ``held out 8`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
@@ -182,6 +190,7 @@ def labelled_sets() -> dict[str, dict]:
         "tuning 2": _read("poisoning_second.yaml"),
         "tuning 3": _read("poisoning_third.yaml"),
         "tuning 4": _read("poisoning_fourth.yaml"),
+        "tuning 5": _read("poisoning_fifth.yaml"),
         "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
         "held out 1": _read("poisoning_held_out.yaml"),
         "held out 2": _read("poisoning_held_out_2.yaml"),
