@@ -1,8 +1,8 @@
 """Training of the poisoning firewall's classifier (``memvault.firewall_classifier``).
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
-tuning 1 to 5, held out 0 to 7; never ``poisoning_held_out_8.yaml``, kept for measurements
-only)
+tuning 1 to 5, held out 0 to 7; never ``poisoning_held_out_8.yaml`` or ``_9.yaml``, kept for
+measurements only)
 and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
@@ -57,7 +57,7 @@ from memvault.firewall_classifier import (  # noqa: E402
 )
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder  # noqa: E402
 
-NOT_TRAINED_ON = ("held out 8",)
+NOT_TRAINED_ON = ("held out 8", "held out 9")
 """Sets never trained or measured on here (written for one measurement by the lead)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""

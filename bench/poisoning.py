@@ -46,7 +46,10 @@ prints its figures with each set held out), so its figures here are not held out
   2026-12-05 like held out 5-7, by a helper who saw no code, rule, data or other set; never
   fitted on; its shares only (not its misses) measured with the third round's weights (2.2 %
   flagged, all by the patterns, 92.5 % held) before the fourth round was fitted, then once
-  with the fourth round's (``bench/README.md``).
+  with the fourth round's (``bench/README.md``), then read;
+- ``held out 9`` (``poisoning_held_out_9.yaml``, 394 chat memories + 155 attacks): written the
+  same way after the fourth round's weights were fixed; never fitted on; measured with a fifth
+  round's candidate (not shipped), then read, then with the fourth round's (``bench/README.md``).
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -178,10 +181,10 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 8"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 9"``), as :func:`rates` reads them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``held out 8`` out.
+    leaves ``held out 8`` and ``held out 9`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
@@ -200,6 +203,7 @@ def labelled_sets() -> dict[str, dict]:
         "held out 6": _read("poisoning_held_out_6.yaml"),
         "held out 7": _read("poisoning_held_out_7.yaml"),
         "held out 8": _read("poisoning_held_out_8.yaml"),
+        "held out 9": _read("poisoning_held_out_9.yaml"),
     }
 
 
