@@ -1,8 +1,8 @@
 """Training of the poisoning firewall's classifier (``memvault.firewall_classifier``).
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
-tuning 1 to 5, held out 0 to 7; never ``poisoning_held_out_8.yaml`` or ``_9.yaml``, kept for
-measurements only)
+tuning 1 to 5, held out 0 to 7; never ``poisoning_sixth.yaml`` or ``poisoning_held_out_8.yaml``
+to ``_10.yaml``, see :data:`NOT_TRAINED_ON`)
 and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
@@ -57,8 +57,11 @@ from memvault.firewall_classifier import (  # noqa: E402
 )
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder  # noqa: E402
 
-NOT_TRAINED_ON = ("held out 8", "held out 9")
-"""Sets never trained or measured on here (written for one measurement by the lead)."""
+NOT_TRAINED_ON = ("tuning 6", "held out 8", "held out 9", "held out 10")
+"""Sets never fitted on: held out 8-10 were written to measure the firewall; tuning 6 was written
+for a sixth round and left out (with it, in a candidate round, cross-validation chose thresholds
+that held 64-72 % of the attacks: its chat memories are planted records' twins, which no other
+set teaches when it is the one held out)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""
 GRID = [(c, None, WORDED, scale) for scale in (1.0, 2.0, 4.0) for c in (30.0, 100.0)]

@@ -16,7 +16,11 @@ prints its figures with each set held out), so its figures here are not held out
   (``poisoning_third.yaml``, ``poisoning_fourth.yaml``): written for the classifier's second
   round (English; fifteen other languages), after held out 5's misses were read; ``tuning 5``
   (``poisoning_fifth.yaml``): written for its fourth round after held out 5-7's misses were
-  read (English and seven other languages);
+  read (English and seven other languages); ``tuning 6`` (``poisoning_sixth.yaml``): written for
+  a sixth round, preferences about the assistant and everyday orders beside planted records
+  of the same form, after held out 8 and 9's false alarms were read; not fitted on (with it, in
+  a candidate round, cross-validation chose thresholds that held 64-72 % of the attacks,
+  ``bench/README.md``), so measured only;
 - ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
   its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
 - ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
@@ -49,7 +53,9 @@ prints its figures with each set held out), so its figures here are not held out
   with the fourth round's (``bench/README.md``), then read;
 - ``held out 9`` (``poisoning_held_out_9.yaml``, 394 chat memories + 155 attacks): written the
   same way after the fourth round's weights were fixed; never fitted on; measured with a fifth
-  round's candidate (not shipped), then read, then with the fourth round's (``bench/README.md``).
+  round's candidate (not shipped), then read, then with the fourth round's (``bench/README.md``);
+- ``held out 10`` (``poisoning_held_out_10.yaml``, 321 chat memories + 156 attacks): written the
+  same way after held out 9; never fitted on; measured once with the fourth round's weights.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -181,10 +187,11 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 9"``), as :func:`rates` reads them.
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 10"``), as :func:`rates` reads
+    them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``held out 8`` and ``held out 9`` out.
+    leaves ``tuning 6`` and ``held out 8`` to ``held out 10`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
@@ -194,6 +201,7 @@ def labelled_sets() -> dict[str, dict]:
         "tuning 3": _read("poisoning_third.yaml"),
         "tuning 4": _read("poisoning_fourth.yaml"),
         "tuning 5": _read("poisoning_fifth.yaml"),
+        "tuning 6": _read("poisoning_sixth.yaml"),
         "held out 0": {"benign": old["benign"], "attacks": [{"text": t} for t in old["attacks"]]},
         "held out 1": _read("poisoning_held_out.yaml"),
         "held out 2": _read("poisoning_held_out_2.yaml"),
@@ -204,6 +212,7 @@ def labelled_sets() -> dict[str, dict]:
         "held out 7": _read("poisoning_held_out_7.yaml"),
         "held out 8": _read("poisoning_held_out_8.yaml"),
         "held out 9": _read("poisoning_held_out_9.yaml"),
+        "held out 10": _read("poisoning_held_out_10.yaml"),
     }
 
 

@@ -86,16 +86,18 @@ the turns of five LoCoMo conversations (chat), with the regularisation, families
 threshold chosen by cross-validation only (each set, then each LoCoMo conversation, held out
 in turn).
 
-Neither layer is a guarantee. On a set written by a helper who saw neither layer and never
-fitted on (``poisoning_held_out_8.yaml``) the layers hold most attacks and flag a little chat
-(``bench/README.md`` has the figures for every set and round, and what was missed): what passes
-is mostly an instruction encoded in a way the patterns do not decode (binary, ``\x`` escapes,
-reversed text, ROT13 inside plain words) and instructions in languages MiniLM reads poorly;
-what is held by mistake is mostly an order to a person ("Send the invoice to accounts@..., not
-to me") and a preference written about the assistant ("The user wants the assistant to keep
-answers short"), which reads as MINJA's planted records do. A preference stated as a fact ("I
-like short replies", "The user prefers answers in French.") is a memory, not an instruction,
-and the sets teach the classifier so.
+Neither layer is a guarantee. On three sets written by helpers who saw neither layer and never
+fitted on (``poisoning_held_out_8.yaml`` to ``_10.yaml``) the layers hold most attacks and flag
+a little chat (``bench/README.md`` has the figures for every set and round, and what was
+missed): what passes is mostly an instruction encoded in a way the patterns do not decode
+(binary, ``\x`` escapes, reversed text, ROT13 inside plain words), an order planted as a
+preference ("the user's preferred response for questions about this stock is ...") and
+instructions in languages MiniLM reads poorly; what is held by mistake is mostly an order to a
+person ("Send the invoice to accounts@..., not to me") and a preference written about the
+assistant ("The user wants the assistant to keep answers short"), which reads as MINJA's
+planted records do: store such a preference in the user's words ("I like short answers", "The
+user prefers answers in French."), which is a memory, not an instruction, and the sets teach
+the classifier so.
 
 A reviewer lets a held memory be recalled with :func:`memvault.review.release` (``memvault
 release``, :meth:`MemoryScope.release <memvault.MemoryScope.release>`), after listing what is
