@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import random
 import shutil
@@ -126,7 +127,20 @@ class PgvectorTable:
         self.query = (
             f"SELECT id, text FROM {self.table} WHERE ns = %s ORDER BY embedding <=> %s LIMIT %s"
         )
-        self.hybrid_query = f"""
+        every_word = "SELECT plainto_tsquery('english', %(query)s) AS query"
+        any_word = (
+            "SELECT replace(plainto_tsquery('english', %(query)s)::text, '&', '|')::tsquery "
+            "AS query"
+        )
+        self.hybrid_queries = {
+            False: self._hybrid_query(every_word),
+            True: self._hybrid_query(any_word),
+        }
+
+    def _hybrid_query(self, words: str) -> str:
+        """pgvector's hybrid example, its keyword half matching ``words`` (a SELECT of one
+        ``tsquery`` named ``query``)."""
+        return f"""
             WITH semantic_search AS (
                 SELECT id, RANK () OVER (ORDER BY embedding <=> %(embedding)s) AS rank
                 FROM {self.table} WHERE ns = %(ns)s
@@ -135,7 +149,7 @@ class PgvectorTable:
             ),
             keyword_search AS (
                 SELECT id, RANK () OVER (ORDER BY ts_rank_cd(words, query) DESC)
-                FROM {self.table}, plainto_tsquery('english', %(query)s) query
+                FROM {self.table}, ({words}) AS keywords
                 WHERE ns = %(ns)s AND words @@ query
                 ORDER BY ts_rank_cd(words, query) DESC
                 LIMIT 20
@@ -148,11 +162,6 @@ class PgvectorTable:
             FULL OUTER JOIN keyword_search ON semantic_search.id = keyword_search.id
             ORDER BY score DESC
             LIMIT %(k)s"""
-        self.any_word_query = self.hybrid_query.replace(
-            "plainto_tsquery('english', %(query)s) query",
-            "(SELECT replace(plainto_tsquery('english', %(query)s)::text, '&', '|')::tsquery "
-            "AS query) AS any_word",
-        )
 
     def put(self, namespace: Namespace, memories: list[Memory]) -> None:
         ns = "/".join(namespace)
@@ -166,17 +175,20 @@ class PgvectorTable:
         rows = self.connection.execute(self.query, ("/".join(namespace), vector, k))
         return [row[0] for row in rows]
 
-    def hybrid(self, namespace: Namespace, question: str, vector: np.ndarray, k: int) -> list[str]:
-        """pgvector's hybrid search example, scoped to ``namespace`` (see the module docstring)."""
-        params = {"ns": "/".join(namespace), "query": question, "embedding": vector, "k": k}
-        return [row[0] for row in self.connection.execute(self.hybrid_query, params)]
-
-    def any_word(
-        self, namespace: Namespace, question: str, vector: np.ndarray, k: int
+    def hybrid(
+        self,
+        namespace: Namespace,
+        question: str,
+        vector: np.ndarray,
+        k: int,
+        *,
+        any_word: bool = False,
     ) -> list[str]:
-        """:meth:`hybrid` with its keyword half matching any of the question's words (OR)."""
+        """pgvector's hybrid search example, scoped to ``namespace`` (see the module docstring);
+        with ``any_word``, its keyword half matches any of the question's words (OR), not all."""
         params = {"ns": "/".join(namespace), "query": question, "embedding": vector, "k": k}
-        return [row[0] for row in self.connection.execute(self.any_word_query, params)]
+        query = self.hybrid_queries[any_word]
+        return [row[0] for row in self.connection.execute(query, params)]
 
     def plan(self, namespace: Namespace, vector: np.ndarray, k: int) -> str:
         """The scans of the server's plan for :meth:`search`, outermost first."""
@@ -295,7 +307,9 @@ class Systems:
             systems["langgraph dense"] = langgraph(self.langgraph)
         systems["pgvector dense"] = pgvector
         systems["pgvector hybrid"] = pgvector_hybrid
-        systems["pgvector hybrid, any word"] = self.pgvector.any_word
+        systems["pgvector hybrid, any word"] = functools.partial(
+            self.pgvector.hybrid, any_word=True
+        )
         if self.embedded is not None:
             systems["memvault-embedded hybrid"] = memvault(self.embedded, None)
             systems["memvault-embedded dense"] = memvault(self.embedded, "dense")

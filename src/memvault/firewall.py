@@ -833,10 +833,12 @@ def _addressed(
     matches its clause before it in ``text`` (from the sentence's start, at most
     :data:`_CLAUSE_CHARS` back) and that clause does not speak to "you".
     """
-    quotations = [q.span() for q in _QUOTED.finditer(text)] if spoken is not None else []
+    quotations: list[tuple[int, int]] | None = None  # read at the first match only
     for found in pattern.finditer(searched):
         if spoken is None:
             return text[found.start() : found.end()]
+        if quotations is None:
+            quotations = [quoted.span() for quoted in _QUOTED.finditer(text)]
         if any(begin < found.start() and found.end() <= end for begin, end in quotations):
             continue  # quoted: talked about ("the 'ignore previous instructions' meme")
         matched = _QUOTED.sub('""', text[found.start() : found.end()])
