@@ -149,12 +149,24 @@ def _rule(source: str) -> re.Pattern[str]:
 
 _IMPERATIVE = r"(?:^|[.!?;:]\s+|\n\s*|\b(?:please|now|then|just)\s+)"
 """Where an imperative addressed to the reader starts: a sentence, or after "please", "now"."""
+_NOT_OF_A_THING = (
+    r"(?!\s+(?:on|in|for|of|from|inside|printed\s+on|that\s+came\s+with)\s+(?:the|this|that|a|"
+    r"my|our|his|her|their)\s+(?!(?:\w+\s+)?(?:system|prompt|assistant|ai|model|bot|chatbot|"
+    r"agent|conversation|chat|memory|memories|context|above|previous|earlier|prior|developers?|"
+    r"operators?|admins?|administrators?|creators?|owners?|company|user|session|message|"
+    r"messages|document|page|email|rest|remainder|moment|while|time|next|duration|day|hour)\b))"
+)
+"""After instructions or rules: not those of a thing ("the instructions on the box", "the rules
+of the game"), which a person ignores; those of the system, a conversation or a developer are a
+model's."""
 _MODE = r"(?:developer|god|debug|maintenance|admin|sudo|root|test|unrestricted)\s+mode\b"
 
 OVERRIDE: Final = _rule(
     rf"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|discard|abandon|neglect)\s+"
+    rf"(?!(?:all\s+)?(?:my|our)\s+(?:\w+\s+)?(?:texts?|messages?|emails?|notes?|comments?|posts?)\b"
+    rf"(?![^.!?\n]{{0,30}}\byour\b))"
     rf"(?:(?:all|any|every|each|of|the|your|my|these|those|what|everything|that)\s+){{0,4}}"
-    rf"(?:{_BEFORE}\s+){{1,3}}(?:\w+\s+)?{_TARGET}\b"
+    rf"(?:{_BEFORE}\s+){{1,3}}(?:\w+\s+)?{_TARGET}\b{_NOT_OF_A_THING}"
     rf"|\bignore\s+(?:everything|all)\s+(?:above|before|else|you\s+(?:were|have\s+been)\s+told)"
     rf"|\bnew\s+(?:system\s+)?(?:instructions?|rules|directives?|task)\s*:"
     rf"|\b(?:updated|revised|real|true|actual|secret|hidden)\s+(?:system\s+)?instructions?\s*:"
@@ -230,7 +242,7 @@ OVERRIDE: Final = _rule(
     rf"suspend|turn\s+off|disable|lift|remove)\s+(?:all\s+|any\s+|of\s+)*(?:your|the|its)\s+"
     rf"(?:\w+\s+)?(?:training|guidelines|programming|restrictions|filters?|guardrails|safety"
     rf"(?:\s+\w+)?|content\s+(?:policy|restrictions|filters?)|policies|constraints|limits|"
-    rf"directives|instructions|system\s+prompt|rules)\b"
+    rf"directives|instructions|system\s+prompt|rules)\b{_NOT_OF_A_THING}"
     rf"|\b(?:whatever|what|everything|anything)\s+you\s+(?:were|have\s+been|had\s+been|are)\s+"
     rf"(?:told|instructed|given|programmed)\b"
     rf"|\b(?:system|security|safety|admin)\s+override\b"
@@ -252,10 +264,12 @@ OVERRIDE: Final = _rule(
     rf"verification|authentication|auth)\s+checks?\b"
     rf"|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)|an?\s+unrestricted|dan)\b"
     rf"|(?:^|[.!?;:,]\s+|\n\s*|\b(?:please|now|just)\s+)(?:pretend|act\s+as|role-?play\s+as|"
-    rf"behave\s+as|pose\s+as)\b"
+    rf"behave\s+as|pose\s+as)\b(?!\s+(?:you\s+)?(?:didn'?t|don'?t|haven'?t|hadn'?t|did\s+not|"
+    rf"do\s+not|have\s+not)\s+(?:see|seen|notice|noticed|know|hear|heard|read)\b)"
     rf"|\bpretend\s+(?:that\s+you|you\s+are)\b"
     rf"|\b(?:forget|erase|wipe|ignore)\s+(?:what|everything|all|anything)\s+(?:that\s+)?you\s+"
     rf"(?:know|remember|learned|have\s+learned)\b"
+    rf"(?!\s+about\s+(?!(?:the\s+|this\s+)?(?:user|customer|me|them|him|her)\b))"
     rf"|\b(?:update|change|modify|overwrite|reset|wipe|clear|rewrite)\s+your\s+(?:memory|memories|"
     rf"knowledge|settings|instructions|rules|configuration|persona|behaviou?r|role)\b"
     rf"|\byour\s+new\s+(?:role|persona|task|job|identity|name|purpose|goal)\s+is\b"
@@ -356,7 +370,7 @@ _START = (
 DIRECTIVE: Final = _rule(
     # an imperative to the model at the start of a sentence
     rf"(?:^|[.!?;:]\s+|\n\s*|[\"'(]\s*)(?:important[:!]*\s+|note:\s+|please,?\s+|and\s+)?"
-    rf"(?:alway[sz]|allways|alwys|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?(?:{_STRONG_VERB}\b|"
+    rf"(?:alway[sz]|allways|alwys|never|only|henceforth|hereafter)\s+(?:\w+ly\s+)?(?:{_STRONG_VERB}\b(?!-)|"
     rf"{_MODEL_VERB}\s+{_MODEL_OBJECT})(?!\s+never\b)"
     rf"|(?:^|[.!?;:]\s+|\n\s*)(?:please,?\s+)?(?:do\s+not|don't|never)\s+(?:\w+\s+){{0,2}}?"
     rf"(?:tell|inform|reveal|disclose|mention|let|show|warn|alert|notify|remind)\s+{_USERS}"
@@ -505,6 +519,8 @@ DIRECTIVE: Final = _rule(
     rf"(?:the\s+|all\s+(?:the\s+)?|their\s+)?(?:\w+\s+){{0,2}}?(?:alarms?|security\s+system|"
     rf"security|cameras?|locks?|front\s+door|back\s+door|garage(?:\s+door)?|safe|firewall|"
     rf"antivirus|2fa|two-factor(?:\s+authentication)?|mfa|smoke\s+detectors?)\b"
+    rf"(?!\s+with\s+(?:the|a|your|my|our)\s+(?:\w+\s+)?(?:keypad|keys?|code|fob|app|card|remote|"
+    rf"button)\b)"
     rf"|\b(?:buy|purchase|order|get)\s+(?:\d+\s+|some\s+|a\s+few\s+|several\s+)?(?:\w+\s+)?"
     rf"gift\s*cards?\b[^.!?\n]{{0,60}}?\b(?:send|email|text|give|read)\b"
     rf"|\b(?:pay|purchase|buy|order|book)\b[^.!?\n]{{0,80}}?\bcard\s+on\s+file\b"
@@ -556,12 +572,6 @@ DIRECTIVE: Final = _rule(
     rf"|\b(?:message|request)\s+from\s+me,?\s+[^.\n]{{0,60}}\bto\s+you\b"
     rf"|\bbefore\s+you\s+(?:can\s+)?(?:solve|do|complete|answer|finish|continue|proceed\s+with)"
     rf"\s+(?:the|this|my|your|any)\s+(?:task|request|question)"
-    rf"|\b(?:the\s+)?user\s+(?:has\s+)?(?:wants|would\s+like|asked|instructed|authori[sz]ed|allowed|permitted)"
-    rf"\s+(?:you|the\s+{_ASSISTANT})\s+to\b"
-    rf"|(?:(?<!whether\s)(?<!\bif\s)\b(?:the|this|any|every|all|each|an?)\s+|^|[.!?;:]\s+|\n\s*)"
-    rf"(?:assistant|ai|model|"
-    rf"agent|chatbot|bot)s?\s+(?:must|should|shall|has\s+to|"
-    rf"needs\s+to|is\s+(?:required|instructed|allowed|permitted)\s+to|will\s+(?:now|always))\b"
     # tool-use goals of the agent attacks: move money, send data, grant access
     rf"|\b(?:send|forward|email|upload|post|transfer|wire|exfiltrate|leak|share|copy)\s+"
     rf"(?:all\s+|every\s+|the\s+|a\s+copy\s+of\s+|the\s+contents?\s+of\s+|my\s+|his\s+|her\s+|their\s+|"
@@ -618,9 +628,10 @@ LINK: Final = _rule(
 
 _NARRATED = re.compile(
     r"(?:\b(?:I|[Ww]e)(?:'[a-z]{1,2})?\b[^,;\"\u201c\u201d\u2018\u2019()]*"
-    r"|(?:\b(?:I|[Ww]e)|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:[\s-]\w+)?)\s+(?:\w+\s+)?(?:told|tell|tells|said|"
+    r"|(?:\b(?:I|[Ww]e)|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:'s)?(?:[\s-]\w+)?)\s+(?:\w+\s+)?(?:told|tell|tells|said|"
     r"say|says|asked|asks|warned|warns|wrote|writes|sent|sends|taught|teaches|insisted|insists|"
-    r"had|heard|read|learned|learnt|saw|got|received|found|reminded|reminds|keeps\s+saying)"
+    r"had|heard|read|learned|learnt|saw|got|received|found|reminded|reminds|keeps\s+saying|"
+    r"emailed|texted|messaged|telling)"
     r"\b[^.!?]*"
     r"|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+\w+)?\s+(?:is|are|was|were)\s+\w+ing\b[^.!?]*"
     r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+\w+\s+(?:said|says|told\s+\w+|asked\s+\w+|"
@@ -628,15 +639,6 @@ _NARRATED = re.compile(
 )
 """A clause's start that makes what follows the speaker's own words: "I always...", "We
 decided to...", "My teacher told us to..." (a rule of theirs, a thing reported)."""
-_REPORTED = re.compile(
-    r"(?:\b(?:I|[Ww]e)|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:[\s-]\w+)?)\s+(?:\w+\s+)?(?:told|tell|tells|said|"
-    r"say|says|asked|asks|warned|warns|wrote|writes|sent|sends|taught|teaches|insisted|insists|"
-    r"had|heard|read|learned|learnt|saw|got|received|found|reminded|reminds|keeps\s+saying)"
-    r"\b[^.!?]*"
-    r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+\w+\s+(?:said|says|told\s+\w+|asked\s+\w+|"
-    r"wants\s+\w+|warned\s+\w+)\s+to\s*$"
-)
-"""A clause's start that makes what follows a thing reported: "My teacher told us to..."."""
 _YOU = re.compile(r"\byou\b", re.IGNORECASE)
 _QUOTED = re.compile(
     r"[\"\u201c\u201e\u00ab][^\"\u201c\u201d\u201e\u00ab\u00bb\n]{1,300}[\"\u201d\u00bb]"
@@ -650,19 +652,38 @@ _OWN_ACTION = re.compile(r"(?:^|[,;]|\s)\s*(?:I|[Ww]e)(?:'ll)?\s+(?!am\b|'m\b)[a
 _CLAUSE_CHARS = 160
 """How far back a match's clause is read for who speaks (so the rule stays linear)."""
 
+ASSISTANT_TOLD: Final = _rule(
+    r"(?:(?<!whether\s)(?<!\bif\s)\b(?:the|this|any|every|all|each|an?)\s+|^|[.!?;:]\s+|\n\s*)"
+    r"(?:assistant|ai|model|agent|chatbot|bot)s?\s+(?:must|should|shall|has\s+to|needs\s+to|"
+    r"is\s+(?:required|instructed|allowed|permitted)\s+to|will\s+(?:now|always))\b"
+)
+"""A rule for the model in the third person: "The agent must ...", "The AI should always ..."
+(a directive, unless the user is said to want it: see :data:`_USER_WANTS`)."""
+_USER_WANTS = re.compile(
+    r"\b[Uu]sers?(?:'s\s+(?:\w+\s+)?(?:rule|preference|wish|request|instruction|choice)s?\s+"
+    r"(?:is|are|was|were)|\s+(?:\w+\s+)?(?:wants?|would\s+like|prefers?|asked|said|says|"
+    r"decided|agreed|mentioned|likes?|wish(?:es)?|requested|insisted|told\s+us))\b[^.!?]*$"
+)
+"""A clause naming the user before a rule for the assistant: "The user's rule is that the
+assistant should ask first" is a preference written about the assistant, which has the form
+of the records MINJA plants ("The user wants the assistant to send ...") and differs only in
+what it asks: the patterns leave it to the classifier, which reads what is asked."""
+
 NAMED_PERSONA: Final = re.compile(r"\b[Yy]ou(?:\s+are|'re)\s+(?:[A-Z][\w-]*\s+){1,2}now\b")
 """A persona given by name: "You're Zorg now" (an override; read with its capitals)."""
 
+_WANTED_OR_NARRATED = re.compile(f"{_NARRATED.pattern}|{_USER_WANTS.pattern}")
+
 _FAMILIES: Final = (
-    ("markup", MARKUP, False),
-    ("override", OVERRIDE, True),
-    ("override", NAMED_PERSONA, False),
-    ("directive", DIRECTIVE, True),
-    ("link", LINK, True),
+    ("markup", MARKUP, False, None),
+    ("override", OVERRIDE, True, _NARRATED),
+    ("override", NAMED_PERSONA, False, None),
+    ("directive", DIRECTIVE, True, _NARRATED),
+    ("directive", ASSISTANT_TOLD, True, _WANTED_OR_NARRATED),
+    ("link", LINK, True, _NARRATED),
 )
-"""Each family's patterns, in order, and whether they read the lower-cased text."""
-_SPOKEN: Final = {"override": _REPORTED, "directive": _NARRATED, "link": _NARRATED}
-"""Families whose matches do not count in the speaker's own or reported words."""
+"""Each family's patterns, in order: whether they read the lower-cased text, and the clause
+before a match that makes it not count (the speaker's own or reported words, or ``None``)."""
 
 _CONFUSABLES = str.maketrans(
     "АВСЕНІЈКМОРЅТХУаесіјорѕхуԁһӏΑΒΕΗΙΚΜΝΟΡΤΥΧΖαοιρνոօսհ",
@@ -800,9 +821,9 @@ def screen_patterns(text: str) -> str | None:
     if hidden is not None:
         return f"hidden: U+{ord(hidden):04X} {unicodedata.name(hidden, 'unnamed')}"
     views = [(view, _lower(view)) for view in _unmasked(text)]
-    for family, pattern, lowered in _FAMILIES:
+    for family, pattern, lowered, spoken in _FAMILIES:
         for view, lower in views:
-            found = _addressed(pattern, lower if lowered else view, view, _SPOKEN.get(family))
+            found = _addressed(pattern, lower if lowered else view, view, spoken)
             if found is not None:
                 return f"{family}: {found.strip()[:80]!r}"
     blob = _encoded(text)
