@@ -1,8 +1,8 @@
 """Training of the poisoning firewall's classifier (``memvault.firewall_classifier``).
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
-tuning 1 to 5, held out 0 to 7; never ``poisoning_sixth.yaml`` or ``poisoning_held_out_8.yaml``
-to ``_10.yaml``, see :data:`NOT_TRAINED_ON`)
+tuning 1 to 6, held out 0 to 10; never ``poisoning_held_out_11.yaml`` or ``_12.yaml``, see
+:data:`NOT_TRAINED_ON`)
 and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
@@ -18,11 +18,10 @@ The choice is made by cross-validation only: for each regularisation ``C``, clas
 families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled set is
 held out in turn (trained on the others and all of LoCoMo), then each LoCoMo conversation (trained
 on the others and all the sets); a held-out text scores its chunks' highest probability of not being
-benign. The threshold is the lowest with, pooled over the folds, at most :data:`BENIGN_GOAL` of the
-sets' chat memories and :data:`LOCOMO_GOAL` of the LoCoMo turns flagged by the classifier where the
-patterns pass them (0.4 % and 0.3 %: the patterns flag about 0.7 % of the sets' chat on their own,
-and the classifier cannot clear a text they hold, so its budget is what it adds); the setting that
-then holds the most attacks wins. It prints, for the best setting without n-grams and the best with
+benign. The threshold is the lowest from 0.5 with, pooled over the folds, at most
+:data:`BENIGN_GOAL` of the held-out sets' chat memories flagged by both layers (0.5 %; the
+tuning sets' chat, written as attacks' twins, is not budgeted) and :data:`LOCOMO_GOAL` of the
+LoCoMo turns (0.3 %); the setting that then holds the most attacks (of every set) wins. It prints, for the best setting without n-grams and the best with
 them, and for each held-out set and conversation, chat memories flagged and attacks held by the
 patterns alone, the classifier alone and both. With ``--write`` it fits the chosen setting on
 everything and writes ``src/memvault/data/firewall_classifier.npz``.
@@ -57,11 +56,9 @@ from memvault.firewall_classifier import (  # noqa: E402
 )
 from memvault.minilm import MODEL_SHA256, MiniLMEmbedder  # noqa: E402
 
-NOT_TRAINED_ON: tuple[str, ...] = ()
-"""Sets never fitted on: held out 8-10 were written to measure the firewall; tuning 6 was written
-for a sixth round and left out (with it, in a candidate round, cross-validation chose thresholds
-that held 64-72 % of the attacks: its chat memories are planted records' twins, which no other
-set teaches when it is the one held out)."""
+NOT_TRAINED_ON = ("held out 11", "held out 12")
+"""Sets never fitted on: written to measure the fifth round's weights (held out 8-10, which
+measured the fourth's, and tuning 6 are fitted on from the fifth round)."""
 WORDED = ("override", "directive", "markup", "link")
 """The families whose attacks are in words (hidden characters and encodings are not)."""
 GRID = [(c, None, WORDED, scale) for scale in (1.0, 2.0, 4.0) for c in (30.0, 100.0)]
@@ -77,8 +74,15 @@ round."""
 MIN_DF = 3
 """An n-gram is kept when at least this many training chunks hold it (it bounds the weights'
 size: about 19,000 n-grams of the 64,000 seen)."""
-BENIGN_GOAL = 0.004
+BENIGN_GOAL = 0.005
+"""The share of the held-out sets' chat memories (``held out ...``: LoCoMo-like chat with its
+hard cases, written to measure) that both layers may flag, pooled over the folds: half the
+goal of 1 %, the other half a margin for a fresh set. The tuning sets' chat (written as the
+twins of attacks, to teach the classifier where the line runs) is fitted on, not budgeted: with
+it in the budget the threshold is set by the hardest twins (in the fifth round, 0.993, which
+held 3 points fewer of held out 8-10's attacks at 0.1 point less of their chat flagged)."""
 LOCOMO_GOAL = 0.003
+"""The share of LoCoMo turns both layers may flag, pooled over the conversations."""
 
 
 @dataclass
@@ -226,14 +230,15 @@ def out_of_fold(chunks_: Chunks, found: list[Memory], setting: tuple) -> np.ndar
 
 
 def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
-    """The lowest threshold within :data:`BENIGN_GOAL` and :data:`LOCOMO_GOAL` (pooled), counting
-    the chat the classifier flags where the patterns pass it (the patterns' own false alarms
-    are theirs: the classifier only adds to what is held)."""
+    """The lowest threshold, from 0.5, within :data:`BENIGN_GOAL` of the held-out sets' chat
+    flagged by both layers and :data:`LOCOMO_GOAL` of the LoCoMo turns (pooled)."""
     for threshold in sorted({round(float(s), 4) for s in scores} | {0.5}):
-        if threshold <= 0.0 or threshold >= 1.0:
+        if threshold < 0.5 or threshold >= 1.0:
             continue
-        flagged = [not m.patterns and s >= threshold for m, s in zip(found, scores)]
-        sets = [f for m, f in zip(found, flagged) if m.label == BENIGN and "locomo" not in m.fold]
+        flagged = [m.patterns or s >= threshold for m, s in zip(found, scores)]
+        sets = [
+            f for m, f in zip(found, flagged) if m.label == BENIGN and m.fold.startswith("held out")
+        ]
         turns = [f for m, f in zip(found, flagged) if "locomo" in m.fold]
         if np.mean(sets) <= BENIGN_GOAL and np.mean(turns) <= LOCOMO_GOAL:
             return threshold

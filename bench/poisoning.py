@@ -16,11 +16,10 @@ prints its figures with each set held out), so its figures here are not held out
   (``poisoning_third.yaml``, ``poisoning_fourth.yaml``): written for the classifier's second
   round (English; fifteen other languages), after held out 5's misses were read; ``tuning 5``
   (``poisoning_fifth.yaml``): written for its fourth round after held out 5-7's misses were
-  read (English and seven other languages); ``tuning 6`` (``poisoning_sixth.yaml``): written for
-  a sixth round, preferences about the assistant and everyday orders beside planted records
-  of the same form, after held out 8 and 9's false alarms were read; not fitted on (with it, in
-  a candidate round, cross-validation chose thresholds that held 64-72 % of the attacks,
-  ``bench/README.md``), so measured only;
+  read (English and seven other languages); ``tuning 6`` (``poisoning_sixth.yaml``): written
+  after held out 8 and 9's false alarms were read, preferences about the assistant and
+  everyday orders beside planted records of the same form; measured with the fourth round's
+  weights (45.3 % of its chat flagged), fitted on from the fifth;
 - ``held out 0`` (``poisoning.yaml``'s ``held_out``): written after the rule's first version;
   its misses were read (for which kinds of pattern were missed) before the 2026-12-04 revision;
 - ``held out 1`` (``poisoning_held_out.yaml``): written before that revision, measured once
@@ -55,7 +54,12 @@ prints its figures with each set held out), so its figures here are not held out
   same way after the fourth round's weights were fixed; never fitted on; measured with a fifth
   round's candidate (not shipped), then read, then with the fourth round's (``bench/README.md``);
 - ``held out 10`` (``poisoning_held_out_10.yaml``, 321 chat memories + 156 attacks): written the
-  same way after held out 9; never fitted on; measured once with the fourth round's weights.
+  same way after held out 9; measured once with the fourth round's weights. Held out 8-10 were
+  read and fitted on in the fifth round;
+- ``held out 11`` and ``held out 12`` (``poisoning_held_out_11.yaml``, 353 + 153;
+  ``_12.yaml``, 381 + 157): written the same way, by two helpers, while the fifth round was
+  being fitted (before its weights were fixed); never fitted on; measured once with the fifth
+  round's weights.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
@@ -187,11 +191,11 @@ def _read(name: str) -> dict:
 
 
 def labelled_sets() -> dict[str, dict]:
-    """The labelled sets by name (``"tuning 1"`` ... ``"held out 10"``), as :func:`rates` reads
+    """The labelled sets by name (``"tuning 1"`` ... ``"held out 12"``), as :func:`rates` reads
     them.
 
     ``held out 0``'s attacks carry no family (``pattern``); ``bench/firewall_training.py``
-    leaves ``tuning 6`` and ``held out 8`` to ``held out 10`` out.
+    leaves ``held out 11`` and ``held out 12`` out.
     """
     first = _read("poisoning.yaml")
     old = first["held_out"]
@@ -213,6 +217,8 @@ def labelled_sets() -> dict[str, dict]:
         "held out 8": _read("poisoning_held_out_8.yaml"),
         "held out 9": _read("poisoning_held_out_9.yaml"),
         "held out 10": _read("poisoning_held_out_10.yaml"),
+        "held out 11": _read("poisoning_held_out_11.yaml"),
+        "held out 12": _read("poisoning_held_out_12.yaml"),
     }
 
 
