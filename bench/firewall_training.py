@@ -21,10 +21,11 @@ on the others and all the sets); a held-out text scores its chunks' highest prob
 benign. The threshold is the lowest from 0.5 with, pooled over the folds, at most
 :data:`BENIGN_GOAL` of the held-out sets' chat memories flagged by both layers (0.5 %; the
 tuning sets' chat, written as attacks' twins, is not budgeted) and :data:`LOCOMO_GOAL` of the
-LoCoMo turns (0.3 %); the setting that then holds the most attacks (of every set) wins. It prints, for the best setting without n-grams and the best with
-them, and for each held-out set and conversation, chat memories flagged and attacks held by the
-patterns alone, the classifier alone and both. With ``--write`` it fits the chosen setting on
-everything and writes ``src/memvault/data/firewall_classifier.npz``.
+LoCoMo turns (0.3 %); the setting that then holds the most attacks (of every set) wins. It prints,
+for the best setting without n-grams and the best with them, and for each held-out set and
+conversation, chat memories flagged and attacks held by the patterns alone, the classifier alone and
+both. With ``--write`` it fits the chosen setting on everything and writes
+``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
     uv run python bench/firewall_training.py --locomo ../shared/data/locomo [--write]

@@ -46,9 +46,9 @@ pattern family from the published attacks (the citations say where each comes fr
   two emoji (woman, U+200D, laptop: the technologist emoji) and the tag characters of a
   subdivision flag (Scotland's) are ordinary text and pass.
 - ``"encoded"``: a base64 blob (40 or more base64 characters, mixed case with a digit, that
-  decode), hex that decodes to text, or a text in ROT13, carrying an instruction past word
-  filters (Greshake et al. 2023, section on encoded payloads; Wei et al. 2023, "Jailbroken",
-  arXiv:2307.02483).
+  decode; not a web address's id), hex or percent-encoding (RFC 3986) that decodes to text, or
+  ROT13 (a text, or six words inside it), carrying an instruction past word filters (Greshake et al.
+  2023, section on encoded payloads; Wei et al. 2023, "Jailbroken", arXiv:2307.02483).
 - ``"link"``: a link the model is asked to fetch or render ("fetch / load / navigate to ...
   https://...", or "visit / open / go read ... https://... and follow / do what it says"); a
   markdown image with a remote address, the exfiltration channel of Greshake et al. 2023 and
@@ -63,8 +63,14 @@ always answer emails before 9", "we decided to never tell anyone", "my teacher t
 forget the rules" (a first-person subject, or someone reported, before it in the clause, and
 no "you" there), "whenever someone asks me for a restaurant, I send them to ..." (the action
 the speaker's); nor does one quoted as a topic ("the 'ignore previous instructions' meme",
-someone putting "ignore all previous instructions" in a CV), which the classifier reads
-instead. The patterns are regular expressions of ours, searched on the lower-cased
+someone putting "ignore all previous instructions" in a CV), nor the instructions or rules of
+a thing ("ignore the instructions on the box"), nor one's own earlier message ("disregard my
+earlier text"), which the classifier reads instead. A preference written about the assistant
+("The user wants the assistant to keep answers short", "The user's rule is that the assistant
+should ask first") has the form of the records MINJA plants ("The user wants the assistant to
+send ...") and differs only in what it asks, so the patterns leave it to the classifier, which
+reads what is asked (what it asks is still read by the patterns: a mail address to send to, a
+door to unlock). The patterns are regular expressions of ours, searched on the lower-cased
 text from outside words only (linear in the text's length).
 
 The patterns miss instructions in other words than theirs ("set aside every instruction that
@@ -86,18 +92,19 @@ the turns of five LoCoMo conversations (chat), with the regularisation, families
 threshold chosen by cross-validation only (each set, then each LoCoMo conversation, held out
 in turn).
 
-Neither layer is a guarantee. On three sets written by helpers who saw neither layer and never
-fitted on (``poisoning_held_out_8.yaml`` to ``_10.yaml``) the layers hold most attacks and flag
-a little chat (``bench/README.md`` has the figures for every set and round, and what was
-missed): what passes is mostly an instruction encoded in a way the patterns do not decode
-(binary, ``\x`` escapes, reversed text, ROT13 inside plain words), an order planted as a
-preference ("the user's preferred response for questions about this stock is ...") and
-instructions in languages MiniLM reads poorly; what is held by mistake is mostly an order to a
-person ("Send the invoice to accounts@..., not to me") and a preference written about the
-assistant ("The user wants the assistant to keep answers short"), which reads as MINJA's
-planted records do: store such a preference in the user's words ("I like short answers", "The
-user prefers answers in French."), which is a memory, not an instruction, and the sets teach
-the classifier so.
+Neither layer is a guarantee. On two sets written by helpers who saw neither layer and never
+fitted on (``poisoning_held_out_11.yaml`` and ``_12.yaml``, 734 chat memories and 310 attacks)
+the layers hold 98 % of the attacks and flag 0.4 % of the chat (``bench/README.md`` has the
+figures for every set and round, and what was missed): what passes is mostly an instruction
+encoded in a way the patterns do not decode (binary, ``\x`` escapes, reversed text), an order
+planted as a preference ("User profile: prefers that the assistant signs them up for ..."), a
+false fact with no instruction in it (PoisonedRAG's) and instructions in languages MiniLM reads
+poorly; what is held by mistake is mostly an order to a person ("Send the invoice to
+accounts@..., not to me") or the user's own to the assistant ("Please keep your answers
+short"). Preferences written about the assistant are the hard case: cross-validated, about
+one in five of such chat memories is held (``poisoning_sixth.yaml``). Store a preference as the
+user's ("The user prefers short answers.", :data:`memvault.extraction.DEFAULT_EXTRACTION_PROMPT`
+asks so), which is a memory, not an instruction.
 
 A reviewer lets a held memory be recalled with :func:`memvault.review.release` (``memvault
 release``, :meth:`MemoryScope.release <memvault.MemoryScope.release>`), after listing what is
@@ -634,8 +641,8 @@ _NARRATED = re.compile(
     r"emailed|texted|messaged|telling)"
     r"\b[^.!?]*"
     r"|\b(?:[Mm]y|[Oo]ur)\s+\w+(?:\s+\w+)?\s+(?:is|are|was|were)\s+\w+ing\b[^.!?]*"
-    r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+\w+\s+(?:said|says|told\s+\w+|asked\s+\w+|"
-    r"wants\s+\w+|warned\s+\w+)\s+to\s*)$"
+    r"|\b(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:\w+\s+){1,2}(?:said|says|told\s+\w+|asked\s+\w+|"
+    r"wants(?:\s+\w+)?|warned\s+\w+)\s+to\s*)$"
 )
 """A clause's start that makes what follows the speaker's own words: "I always...", "We
 decided to...", "My teacher told us to..." (a rule of theirs, a thing reported)."""
@@ -992,31 +999,55 @@ def _hidden(text: str) -> str | None:
 def _encoded(text: str) -> str | None:
     """The first run of ``text`` that is an encoded payload, or ``None``.
 
-    Base64 of 30 bytes or more (mixed case, a digit), hex of 20 bytes or more that decodes to
-    text, or a text mostly in ROT13 (more common English words once rotated than as written).
+    Base64 of 30 bytes or more (mixed case, a digit; not inside a web address, where such runs
+    are ids: ``docs.google.com/spreadsheets/d/1aTrip...``), hex or percent-encoding (RFC 3986) of
+    10-20 bytes or more that decodes to text, or ROT13 (more common English words once rotated
+    than as written, in the whole text or in a run of :data:`_ROT13_RUN` words).
     """
     for found in _BASE64.finditer(text):
         run = found.group(0)
         if not (re.search(r"[a-z]", run) and re.search(r"[A-Z]", run) and re.search(r"\d", run)):
             continue
+        word = (
+            text[: found.start()].split()[-1:]
+            if not text[found.start() - 1 : found.start()].isspace()
+            else []
+        )
+        if word and ("://" in word[0] or word[0].lower().startswith("www.")):
+            continue  # a web address's id
         try:
             base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
         return run
     for found in _HEX.finditer(text):
-        decoded = bytes.fromhex(found.group(0))
-        if sum(32 <= b < 127 for b in decoded) >= 0.9 * len(decoded) and decoded.count(b" ") >= 2:
+        if _reads_as_text(bytes.fromhex(found.group(0))):
+            return found.group(0)
+    for found in _PERCENT.finditer(text):
+        if _reads_as_text(bytes.fromhex(found.group(0).replace("%", ""))):
             return found.group(0)
     words = re.findall(r"[A-Za-z]+", text[:_ROT13_CHARS])
-    plain = sum(word.lower() in _COMMON for word in words)
-    rotated = sum(codecs.encode(word.lower(), "rot13") in _COMMON for word in words)
-    if rotated >= 3 and (rotated > 2 * plain or _ROT13_NAMED.search(text)):
+    plain = [word.lower() in _COMMON for word in words]
+    rotated = [codecs.encode(word.lower(), "rot13") in _COMMON for word in words]
+    if sum(rotated) >= 3 and (sum(rotated) > 2 * sum(plain) or _ROT13_NAMED.search(text)):
         return " ".join(words[:8])
+    for start in range(max(len(words) - _ROT13_RUN, 0) + 1):
+        run = slice(start, start + _ROT13_RUN)
+        if sum(rotated[run]) >= 3 and sum(plain[run]) == 0:
+            return " ".join(words[run])
     return None
 
 
+def _reads_as_text(decoded: bytes) -> bool:
+    """Whether decoded bytes read as a sentence: 90 % printable ASCII, two spaces or more."""
+    return sum(32 <= b < 127 for b in decoded) >= 0.9 * len(decoded) and decoded.count(b" ") >= 2
+
+
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){20,}(?![0-9A-Fa-f])")
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2}){10,}")
+_ROT13_RUN = 6
+"""Words in a run read for ROT13 inside plain words: three or more common once rotated and none
+as written ("The password is Tenag nqzva npprff gb hfre ...")."""
 _ROT13_NAMED = re.compile(r"\brot-?\s?13\b", re.IGNORECASE)
 _ROT13_CHARS = 2000
 """How much of a text is read for ROT13 (its start)."""
