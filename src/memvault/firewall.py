@@ -1008,12 +1008,9 @@ def _encoded(text: str) -> str | None:
         run = found.group(0)
         if not (re.search(r"[a-z]", run) and re.search(r"[A-Z]", run) and re.search(r"\d", run)):
             continue
-        word = (
-            text[: found.start()].split()[-1:]
-            if not text[found.start() - 1 : found.start()].isspace()
-            else []
-        )
-        if word and ("://" in word[0] or word[0].lower().startswith("www.")):
+        before = text[max(0, found.start() - 300) : found.start()]  # bounded: stays linear
+        address = before.split()[-1] if before and not before[-1].isspace() else ""
+        if "://" in address or address.lower().startswith("www."):
             continue  # a web address's id
         try:
             base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
@@ -1032,9 +1029,9 @@ def _encoded(text: str) -> str | None:
     if sum(rotated) >= 3 and (sum(rotated) > 2 * sum(plain) or _ROT13_NAMED.search(text)):
         return " ".join(words[:8])
     for start in range(max(len(words) - _ROT13_RUN, 0) + 1):
-        run = slice(start, start + _ROT13_RUN)
-        if sum(rotated[run]) >= 3 and sum(plain[run]) == 0:
-            return " ".join(words[run])
+        window = slice(start, start + _ROT13_RUN)
+        if sum(rotated[window]) >= 3 and sum(plain[window]) == 0:
+            return " ".join(words[window])
     return None
 
 
