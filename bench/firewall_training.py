@@ -15,16 +15,16 @@ their idf are counted on the training folds only). A multinomial logistic regres
 n-grams) is fitted on them.
 
 The choice is made by cross-validation only: for each regularisation ``C``, class weighting,
-families fitted and n-gram scale of :data:`GRID` (so with or without n-grams), each labelled set is
+families fitted and n-gram scale of :data:`GRID`, each labelled set is
 held out in turn (trained on the others and all of LoCoMo), then each LoCoMo conversation (trained
 on the others and all the sets); a held-out text scores its chunks' highest probability of not being
 benign. The threshold is the lowest from 0.5 with, pooled over the folds, at most
 :data:`BENIGN_GOAL` of the held-out sets' chat memories flagged by both layers (0.5 %; the
 tuning sets' chat, written as attacks' twins, is not budgeted) and :data:`LOCOMO_GOAL` of the
 LoCoMo turns (0.3 %); the setting that then holds the most attacks (of every set) wins. It prints,
-for the best setting without n-grams and the best with them, and for each held-out set and
-conversation, chat memories flagged and attacks held by the patterns alone, the classifier alone and
-both. With ``--write`` it fits the chosen setting on everything and writes
+for the best setting of each n-gram scale, and for each held-out set and conversation, chat
+memories flagged and attacks held by the patterns alone, the classifier alone and both. With
+``--write`` it fits the chosen setting on everything and writes
 ``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
@@ -66,19 +66,21 @@ GRID = [(c, None, WORDED, scale) for scale in (1.0, 2.0, 4.0) for c in (30.0, 10
 """The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, the
 families whose attacks it is fitted on (all, or those in words only), and the scale of the
 word-piece n-gram features beside the embedding (``0``: none; else their L2-normalised TF-IDF
-row times it, :class:`memvault.firewall_classifier.Ngrams`). The fourth round (2026-12-05)
-tries only the four worded families with n-grams (``C`` 30 or 100, scale 1, 2 or 4): in the
-third, on the same code, every setting without n-grams held 5-6 points fewer attacks in
-cross-validation and every setting fitted on all six families about 1 point fewer
+row times it, :class:`memvault.firewall_classifier.Ngrams`). The fourth and fifth rounds
+(2026-12-05) try only the four worded families with n-grams (``C`` 30 or 100, scale 1, 2 or
+4): in the third, on the same code, every setting without n-grams held 5-6 points fewer
+attacks in cross-validation and every setting fitted on all six families about 1 point fewer
 (``bench/README.md``); ``C = 1`` and balanced class weights lost in every fold of the first
 round."""
 MIN_DF = 3
 """An n-gram is kept when at least this many training chunks hold it (it bounds the weights'
-size: about 19,000 n-grams of the 64,000 seen)."""
+size: 27,307 n-grams in the fifth round's weights)."""
 BENIGN_GOAL = 0.005
 """The share of the held-out sets' chat memories (``held out ...``: LoCoMo-like chat with its
 hard cases, written to measure) that both layers may flag, pooled over the folds: half the
-goal of 1 %, the other half a margin for a fresh set. The tuning sets' chat (written as the
+goal of 1 %, the other half a margin for a fresh set (the held-out sets are mostly English:
+tuning 4 and 5's hard chat in eight languages, not budgeted, is flagged at 5-9 % in
+cross-validation). The tuning sets' chat (written as the
 twins of attacks, to teach the classifier where the line runs) is fitted on, not budgeted: with
 it in the budget the threshold is set by the hardest twins (in the fifth round, 0.993, which
 held 3 points fewer of held out 8-10's attacks at 0.1 point less of their chat flagged)."""
@@ -243,6 +245,7 @@ def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
         turns = [f for m, f in zip(found, flagged) if "locomo" in m.fold]
         if np.mean(sets) <= BENIGN_GOAL and np.mean(turns) <= LOCOMO_GOAL:
             return threshold
+    print(f"no threshold keeps within the budgets (the patterns alone may exceed {BENIGN_GOAL})")
     return 0.9999
 
 
