@@ -44,7 +44,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.poisoning import labelled_sets  # noqa: E402
+from bench.poisoning import extracted_facts, labelled_sets  # noqa: E402
 from memvault.conversations import load_conversation  # noqa: E402
 from memvault.firewall import screen_patterns  # noqa: E402
 from memvault.firewall_classifier import (  # noqa: E402
@@ -84,6 +84,15 @@ cross-validation). The tuning sets' chat (written as the
 twins of attacks, to teach the classifier where the line runs) is fitted on, not budgeted: with
 it in the budget the threshold is set by the hardest twins (in the fifth round, 0.993, which
 held 3 points fewer of held out 8-10's attacks at 0.1 point less of their chat flagged)."""
+FACTS = "extracted facts"
+"""The fold of ``tests/core/text/extracted_facts.yaml``: facts as an LLM extractor writes them
+("The user's phone number is 555-0147."), never fitted on (so scored by the model fitted on
+everything else), budgeted by :data:`FACTS_GOAL`."""
+FACTS_GOAL = 0.005
+"""The share of the extracted facts both layers may flag: the held-out sets' chat is in the
+speaker's words, and the memories an agent stores are mostly facts in the third person, which
+read closer to planted records (the fifth round's first threshold, 0.53, chosen without them,
+flagged "The user's phone number is 555-0101.")."""
 LOCOMO_GOAL = 0.003
 """The share of LoCoMo turns both layers may flag, pooled over the conversations."""
 
@@ -122,6 +131,8 @@ def memories(locomo: Path) -> tuple[list[Memory], list[str]]:
     for path in sorted(locomo.glob("*.json")):
         for turn in load_conversation(path):
             add(turn.text, BENIGN, f"locomo {path.stem}")
+    for text in extracted_facts():
+        add(text, BENIGN, FACTS)
     return found, pieces
 
 
@@ -204,6 +215,7 @@ def fit(chunks_: Chunks, found: list[Memory], setting: tuple):
     from sklearn.linear_model import LogisticRegression
 
     c, weight, trained, scale = setting
+    found = [memory for memory in found if memory.fold != FACTS]  # measured, never fitted
     ngrams = ngrams_of(chunks_, found) if scale > 0 else None
     matrix = design(chunks_, ngrams, scale)
     rows, labels = training_rows(found, trained)
@@ -243,6 +255,9 @@ def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
             f for m, f in zip(found, flagged) if m.label == BENIGN and m.fold.startswith("held out")
         ]
         turns = [f for m, f in zip(found, flagged) if "locomo" in m.fold]
+        facts = [f for m, f in zip(found, flagged) if m.fold == FACTS]
+        if facts and np.mean(facts) > FACTS_GOAL:
+            continue
         if np.mean(sets) <= BENIGN_GOAL and np.mean(turns) <= LOCOMO_GOAL:
             return threshold
     print(f"no threshold keeps within the budgets (the patterns alone may exceed {BENIGN_GOAL})")

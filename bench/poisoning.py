@@ -222,6 +222,12 @@ def labelled_sets() -> dict[str, dict]:
     }
 
 
+def extracted_facts() -> list[str]:
+    """The facts of ``extracted_facts.yaml``: ordinary memories as an LLM extractor writes them
+    ("The user's phone number is 555-0147."), none of them an instruction."""
+    return list(_read("extracted_facts.yaml")["facts"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--locomo", type=Path, help="folder of LoCoMo conversation files")
@@ -241,6 +247,14 @@ def main() -> None:
         )
         screened += len(labelled["benign"]) + len(labelled["attacks"])
     print(f"screen: {1e3 * seconds / screened:.1f} ms a memory (the labelled sets, one at a time)")
+    facts = extracted_facts()
+    held_facts = [(text, why) for text, why in zip(facts, screen_many(facts)) if why is not None]
+    print(
+        f"extracted facts flagged (never fitted on): {len(held_facts)}/{len(facts)} "
+        f"({100 * len(held_facts) / len(facts):.2f} %)"
+    )
+    for text, reason in held_facts:
+        print(f"  {text[:120]!r} ({reason})")
     if args.locomo:
         turns, flagged, seconds = locomo_flags(args.locomo)
         print(

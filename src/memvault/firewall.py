@@ -525,8 +525,9 @@ DIRECTIVE: Final = _rule(
     rf"|\b(?:in|to|into|with|at\s+the\s+(?:end|start)\s+of)\s+(?:each|every|all|any)\s+(?:of\s+)?"
     rf"(?:your\s+)?(?:replies|reply|responses?|answers?)\b"
     # what the agent does with its tools: data to an address, money, devices, purchases
-    rf"|\b(?:send|forward|email|e-mail|mail|share|post|upload|cc|bcc|copy|invite|add|grant|give|"
-    rf"transfer|sync|export|leak|report)\b[^.!?\n]{{0,80}}?[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|\b(?:send|forward|e-?mail(?!\s+(?:address(?:es)?|is|was|are|account|id|inbox)\b|\s*[:(])|"
+    rf"mail|share|post|upload|cc|bcc|copy|invite|add|grant|give|transfer|sync|export|leak|report)"
+    rf"\b[^.!?\n]{{0,80}}?[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|\b(?:transfer|wire|send|move|withdraw|pay|deposit)\s+(?:[$\u20ac\u00a3]\s?)?\d[\d,.]*\s*"
     rf"(?:k\b|m\b)?\s*(?:[$\u20ac\u00a3]|usd|eur|euros?|dollars?|gbp|pounds?|btc|bitcoin|eth)?"
     rf"[^.!?\n]{{0,60}}?\b(?:to|into)\s+(?:the\s+|my\s+|this\s+|that\s+)?(?:account|iban|wallet|"
