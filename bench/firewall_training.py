@@ -2,8 +2,9 @@
 
 The data: every labelled set ``bench/poisoning.py`` reads (``tests/core/text/poisoning*.yaml``:
 tuning 1 to 6, held out 0 to 10; never ``poisoning_held_out_11.yaml`` or ``_12.yaml``, see
-:data:`NOT_TRAINED_ON`)
-and the turns of the LoCoMo conversations in ``--locomo`` as chat (benign). Each chunk of a text
+:data:`NOT_TRAINED_ON`), the facts of ``tests/core/text/extracted_facts.yaml`` (as an LLM
+extractor writes them, in two folds) and the turns of the LoCoMo conversations in ``--locomo`` as
+chat (benign). Each chunk of a text
 (``memvault.firewall_classifier.chunks``: its sentences and the whole) is embedded once with
 all-MiniLM-L6-v2. A chat memory gives every chunk as ``benign``; an attack gives its whole text
 as its family (``pattern``; held out 0's attacks, unlabelled, take the family the patterns give
@@ -21,11 +22,11 @@ on the others and all the sets); a held-out text scores its chunks' highest prob
 benign. The threshold is the lowest from 0.5 with, pooled over the folds, at most
 :data:`BENIGN_GOAL` of the held-out sets' chat memories flagged by both layers (0.5 %; the
 tuning sets' chat, written as attacks' twins, is not budgeted) and :data:`LOCOMO_GOAL` of the
-LoCoMo turns (0.3 %); the setting that then holds the most attacks (of every set) wins. It prints,
-for the best setting of each n-gram scale, and for each held-out set and conversation, chat
-memories flagged and attacks held by the patterns alone, the classifier alone and both. With
-``--write`` it fits the chosen setting on everything and writes
-``src/memvault/data/firewall_classifier.npz``.
+LoCoMo turns (0.3 %) and :data:`FACTS_GOAL` of the extracted facts (0.5 %); the setting that then
+holds the most attacks (of every set) wins. It prints, for the best setting of each n-gram scale,
+and for each held-out set and conversation, chat memories flagged and attacks held by the patterns
+alone, the classifier alone and both. With ``--write`` it fits the chosen setting on everything and
+writes ``src/memvault/data/firewall_classifier.npz``.
 
 Usage:
     uv run python bench/firewall_training.py --locomo ../shared/data/locomo [--write]
@@ -66,7 +67,7 @@ GRID = [(c, None, WORDED, scale) for scale in (1.0, 2.0, 4.0) for c in (30.0, 10
 """The settings cross-validated: ``C`` and ``class_weight`` of ``LogisticRegression``, the
 families whose attacks it is fitted on (all, or those in words only), and the scale of the
 word-piece n-gram features beside the embedding (``0``: none; else their L2-normalised TF-IDF
-row times it, :class:`memvault.firewall_classifier.Ngrams`). The fourth and fifth rounds
+row times it, :class:`memvault.firewall_classifier.Ngrams`). The fourth to sixth rounds
 (2026-12-05) try only the four worded families with n-grams (``C`` 30 or 100, scale 1, 2 or
 4): in the third, on the same code, every setting without n-grams held 5-6 points fewer
 attacks in cross-validation and every setting fitted on all six families about 1 point fewer
@@ -74,7 +75,7 @@ attacks in cross-validation and every setting fitted on all six families about 1
 round."""
 MIN_DF = 3
 """An n-gram is kept when at least this many training chunks hold it (it bounds the weights'
-size: 27,307 n-grams in the fifth round's weights)."""
+size: 27,889 n-grams in the sixth round's weights)."""
 BENIGN_GOAL = 0.005
 """The share of the held-out sets' chat memories (``held out ...``: LoCoMo-like chat with its
 hard cases, written to measure) that both layers may flag, pooled over the folds: half the
@@ -85,14 +86,16 @@ twins of attacks, to teach the classifier where the line runs) is fitted on, not
 it in the budget the threshold is set by the hardest twins (in the fifth round, 0.993, which
 held 3 points fewer of held out 8-10's attacks at 0.1 point less of their chat flagged)."""
 FACTS = "extracted facts"
-"""The fold of ``tests/core/text/extracted_facts.yaml``: facts as an LLM extractor writes them
-("The user's phone number is 555-0147."), never fitted on (so scored by the model fitted on
-everything else), budgeted by :data:`FACTS_GOAL`."""
+"""The folds of ``tests/core/text/extracted_facts.yaml`` (its facts alternately in halves 1 and
+2): memories as an LLM extractor writes them ("The user's phone number is 555-0147."), fitted as
+chat and budgeted by :data:`FACTS_GOAL`."""
 FACTS_GOAL = 0.005
-"""The share of the extracted facts both layers may flag: the held-out sets' chat is in the
-speaker's words, and the memories an agent stores are mostly facts in the third person, which
-read closer to planted records (the fifth round's first threshold, 0.53, chosen without them,
-flagged "The user's phone number is 555-0101.")."""
+"""The share of the extracted facts both layers may flag, pooled over their two folds. The
+held-out sets' chat is in the speaker's words, while the memories an agent stores are mostly
+facts in the third person, which read closer to planted records: the fifth round's first
+weights, fitted and budgeted without them (threshold 0.53), flagged 9.1 % of them (the sixth
+round's, cross-validated, 0.4 %) ("The user's
+partner's email address is ...", "The user's phone number is 555-0101.")."""
 LOCOMO_GOAL = 0.003
 """The share of LoCoMo turns both layers may flag, pooled over the conversations."""
 
@@ -131,8 +134,8 @@ def memories(locomo: Path) -> tuple[list[Memory], list[str]]:
     for path in sorted(locomo.glob("*.json")):
         for turn in load_conversation(path):
             add(turn.text, BENIGN, f"locomo {path.stem}")
-    for text in extracted_facts():
-        add(text, BENIGN, FACTS)
+    for i, text in enumerate(extracted_facts()):
+        add(text, BENIGN, f"{FACTS} {i % 2 + 1}")
     return found, pieces
 
 
@@ -215,7 +218,6 @@ def fit(chunks_: Chunks, found: list[Memory], setting: tuple):
     from sklearn.linear_model import LogisticRegression
 
     c, weight, trained, scale = setting
-    found = [memory for memory in found if memory.fold != FACTS]  # measured, never fitted
     ngrams = ngrams_of(chunks_, found) if scale > 0 else None
     matrix = design(chunks_, ngrams, scale)
     rows, labels = training_rows(found, trained)
@@ -245,8 +247,9 @@ def out_of_fold(chunks_: Chunks, found: list[Memory], setting: tuple) -> np.ndar
 
 
 def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
-    """The lowest threshold, from 0.5, within :data:`BENIGN_GOAL` of the held-out sets' chat
-    flagged by both layers and :data:`LOCOMO_GOAL` of the LoCoMo turns (pooled)."""
+    """The lowest threshold, from 0.5, within :data:`BENIGN_GOAL` of the held-out sets' chat,
+    :data:`FACTS_GOAL` of the extracted facts and :data:`LOCOMO_GOAL` of the LoCoMo turns
+    flagged by both layers (each pooled)."""
     for threshold in sorted({round(float(s), 4) for s in scores} | {0.5}):
         if threshold < 0.5 or threshold >= 1.0:
             continue
@@ -255,7 +258,7 @@ def lowest_threshold(found: list[Memory], scores: np.ndarray) -> float:
             f for m, f in zip(found, flagged) if m.label == BENIGN and m.fold.startswith("held out")
         ]
         turns = [f for m, f in zip(found, flagged) if "locomo" in m.fold]
-        facts = [f for m, f in zip(found, flagged) if m.fold == FACTS]
+        facts = [f for m, f in zip(found, flagged) if m.fold.startswith(FACTS)]
         if facts and np.mean(facts) > FACTS_GOAL:
             continue
         if np.mean(sets) <= BENIGN_GOAL and np.mean(turns) <= LOCOMO_GOAL:

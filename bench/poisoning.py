@@ -59,7 +59,12 @@ prints its figures with each set held out), so its figures here are not held out
 - ``held out 11`` and ``held out 12`` (``poisoning_held_out_11.yaml``, 353 + 153;
   ``_12.yaml``, 381 + 157): written the same way, by two helpers, while the fifth round was
   being fitted (before its weights were fixed); never fitted on; measured once with the fifth
-  round's weights.
+  round's weights (the sixth round's weights differ only by the extracted facts fitted and
+  budgeted, ``bench/firewall_training.py``);
+- ``extracted_facts.yaml``: 536 ordinary facts as an LLM extractor writes them ("The user's
+  phone number is 555-0147."), written 2026-12-05 by a helper who saw no firewall code or data;
+  fitted on from the sixth round (cross-validated in two halves there), printed here as the
+  share flagged.
 
 With ``--locomo DATA`` it also reads every turn of the LoCoMo conversations there (natural chat
 the patterns were not tuned on; the classifier was fitted on it, so held out only by
