@@ -46,9 +46,10 @@ pattern family from the published attacks (the citations say where each comes fr
   two emoji (woman, U+200D, laptop: the technologist emoji) and the tag characters of a
   subdivision flag (Scotland's) are ordinary text and pass.
 - ``"encoded"``: a base64 blob (40 or more base64 characters, mixed case with a digit, that
-  decode; not a web address's id), hex or percent-encoding (RFC 3986) that decodes to text, or
-  ROT13 (a text, or six words inside it), carrying an instruction past word filters (Greshake et al.
-  2023, section on encoded payloads; Wei et al. 2023, "Jailbroken", arXiv:2307.02483).
+  decode; inside a web address only if they decode to text), hex or percent-encoding (RFC 3986)
+  that decodes to text, or ROT13 (a text, or six words inside it), carrying an instruction past
+  word filters (Greshake et al. 2023, section on encoded payloads; Wei et al. 2023,
+  "Jailbroken", arXiv:2307.02483).
 - ``"link"``: a link the model is asked to fetch or render ("fetch / load / navigate to ...
   https://...", or "visit / open / go read ... https://... and follow / do what it says"); a
   markdown image with a remote address, the exfiltration channel of Greshake et al. 2023 and
@@ -87,10 +88,11 @@ when a sentence's probability of not being benign reaches a threshold, under the
 family for it (``"override: 'Kindly put all the earlier guidance ...' (p=1.00)"``), so one
 sentence of attack inside a long ordinary memory (MINJA's bridging steps) is not diluted. The
 weights ship in ``memvault/data/firewall_classifier.npz``, fitted by
-``bench/firewall_training.py`` on the labelled sets (``tests/core/text/poisoning*.yaml``) and
-the turns of five LoCoMo conversations (chat), with the regularisation, families, features and
-threshold chosen by cross-validation only (each set, then each LoCoMo conversation, held out
-in turn).
+``bench/firewall_training.py`` on the labelled sets (``tests/core/text/poisoning*.yaml``), facts
+as an LLM extractor writes them (``extracted_facts.yaml``, chat) and the turns of five LoCoMo
+conversations (chat), with the regularisation, families, features and threshold chosen by
+cross-validation only (each set, each half of the facts, then each LoCoMo conversation, held
+out in turn).
 
 Neither layer is a guarantee. On two sets written by helpers who saw neither layer and never
 fitted on (``poisoning_held_out_11.yaml`` and ``_12.yaml``, 734 chat memories and 310 attacks)

@@ -14,10 +14,10 @@ scikit-learn's ``TfidfVectorizer(sublinear_tf=True)``), the bag of n-grams a lin
 reads beside dense features as in fastText (Joulin et al. 2017). They catch the wording of an
 attack the sentence embedding averages away. Only numpy runs them.
 
-The weights (:data:`WEIGHTS_FILE`, numpy arrays, about 400 KB with n-grams) are written by
-``bench/firewall_training.py --write`` from the labelled sets and LoCoMo turns, with the name
-and SHA-256 of the model they were trained on; weights for another model are refused
-(:class:`~memvault.errors.FirewallWeightsError`). They are loaded once per process.
+The weights (:data:`WEIGHTS_FILE`, numpy arrays, about 600 KB with n-grams) are written by
+``bench/firewall_training.py --write`` from the labelled sets, extracted facts and LoCoMo turns,
+with the name and SHA-256 of the model they were trained on; weights for another model are
+refused (:class:`~memvault.errors.FirewallWeightsError`). They are loaded once per process.
 """
 
 from __future__ import annotations
