@@ -255,7 +255,8 @@ def main() -> None:
     facts = extracted_facts()
     held_facts = [(text, why) for text, why in zip(facts, screen_many(facts)) if why is not None]
     print(
-        f"extracted facts flagged (never fitted on): {len(held_facts)}/{len(facts)} "
+        f"extracted facts flagged (fitted on; held out in halves by the training script): "
+        f"{len(held_facts)}/{len(facts)} "
         f"({100 * len(held_facts) / len(facts):.2f} %)"
     )
     for text, reason in held_facts:
